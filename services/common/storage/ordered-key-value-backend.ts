@@ -1,0 +1,83 @@
+/**
+ * The one contract every storage backend fulfils: an ordered key-value space of byte strings.
+ *
+ * Keys are compared as unsigned bytes (memcmp order) on every backend, so a scan returns the same
+ * rows in the same order on LMDB and on TiKV. Values are opaque bytes here; the keyspace layer above
+ * (service-keyspace.ts) turns them into JSON documents and owns key construction, so nothing below
+ * this interface knows about services, tables or the naming convention.
+ */
+
+/** One stored row. */
+export interface KeyValueEntry {
+  key: Buffer;
+  value: Buffer;
+}
+
+/** A row to write, with an optional time-to-live. */
+export interface KeyValueWrite {
+  key: Buffer;
+  value: Buffer;
+  /** Seconds until the row disappears; absent or 0 means "never expires". */
+  ttlSeconds?: number;
+}
+
+/** Half-open key range [start, end) scanned in ascending byte order. */
+export interface KeyRangeScan {
+  /** Inclusive lower bound. */
+  start: Buffer;
+  /** Exclusive upper bound. */
+  end: Buffer;
+  /** Maximum number of rows returned (≥ 1). */
+  limit: number;
+}
+
+/** Outcome of a compare-and-swap. */
+export interface CompareAndSwapOutcome {
+  /** True when the stored value equalled `expected` (or was absent when `expected` was undefined). */
+  isSwapped: boolean;
+  /** The value found before the operation (undefined when absent or expired). */
+  previous: Buffer | undefined;
+}
+
+export type BackendName = 'lmdb' | 'tikv';
+
+export interface OrderedKeyValueBackend {
+  readonly backendName: BackendName;
+
+  /** Returns the value, or undefined when the key is absent or its TTL has passed. */
+  get(key: Buffer): Promise<Buffer | undefined>;
+
+  /** Same order as `keys`; undefined where absent or expired. */
+  getMany(keys: Buffer[]): Promise<Array<Buffer | undefined>>;
+
+  put(write: KeyValueWrite): Promise<void>;
+
+  /**
+   * Writes every row. Durable when the promise resolves. Not a transaction across rows on every
+   * backend (TiKV splits a batch per region), so callers must not rely on all-or-nothing.
+   */
+  putMany(writes: KeyValueWrite[]): Promise<void>;
+
+  /** Deleting an absent key is not an error. */
+  delete(key: Buffer): Promise<void>;
+
+  deleteMany(keys: Buffer[]): Promise<void>;
+
+  /** Ascending scan of live (unexpired) rows in [start, end), at most `limit` rows. */
+  scan(range: KeyRangeScan): Promise<KeyValueEntry[]>;
+
+  /**
+   * Atomically replaces the value when the current value equals `expected` byte for byte
+   * (`expected` undefined = "only if absent"). Atomic against every other writer of the key,
+   * including plain puts (on TiKV every write therefore runs in atomic mode).
+   */
+  compareAndSwap(
+    key: Buffer,
+    expected: Buffer | undefined,
+    next: Buffer,
+    ttlSeconds?: number,
+  ): Promise<CompareAndSwapOutcome>;
+
+  /** Flushes and releases resources; the backend must not be used afterwards. */
+  close(): Promise<void>;
+}
