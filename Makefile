@@ -1,0 +1,35 @@
+# The two commands of the README: `make run` and `make test`. Everything else is a building block.
+.PHONY: setup run test check generate typecheck format build clean
+
+setup:
+	@bash scripts/setup/ensure-toolchain.sh
+
+## make run — install what is missing, build, start the system (see README).
+run: setup build
+	@node dist/scripts/run-system.js
+
+## make test — everything CI runs: contract freshness, the naming gate, types, format, all tests.
+test: setup
+	npm run -s generate:check
+	npm run -s check
+	npm run -s typecheck
+	npm run -s format:check
+	npm run -s test:jest
+
+check:
+	npm run -s check
+
+generate: setup
+	npm run -s generate
+
+typecheck:
+	npm run -s typecheck
+
+format:
+	npx prettier --write .
+
+build: setup
+	npm run -s build
+
+clean:
+	rm -rf dist

@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import type { GeneratedFiles } from './contract-code-generator';
+import { diffGeneratedFiles, writeGeneratedFiles } from './generated-files-writer';
+import { listFiles } from './list-files';
+import { runRepositoryScript } from './run-script';
+
+/** Runs `npm run generate --output-root <dir>` and reads back what it wrote. */
+function generateInto(outputRoot: string): GeneratedFiles {
+  const result = runRepositoryScript('scripts/codegen/generate.ts', ['--output-root', outputRoot]);
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return new Map(
+    listFiles(join(outputRoot, 'generated')).map((path) => [
+      relative(outputRoot, path),
+      readFileSync(path, 'utf8'),
+    ]),
+  );
+}
+
+describe('npm run generate', () => {
+  let workRoot: string;
+  let first: GeneratedFiles;
+
+  beforeAll(() => {
+    workRoot = mkdtempSync(join(tmpdir(), 'generate-test-'));
+    first = generateInto(join(workRoot, 'first'));
+  }, 120_000);
+  afterAll(() => rmSync(workRoot, { recursive: true, force: true }));
+
+  it('produces the same bytes on a second run', () => {
+    const second = generateInto(join(workRoot, 'second'));
+    expect([...second.keys()].sort()).toEqual([...first.keys()].sort());
+    for (const [path, content] of first) expect(second.get(path)).toBe(content);
+  }, 120_000);
+
+  it('emits per service a client, a router, a handler interface, types and the bundled document', () => {
+    for (const service of ['downloader', 'scheduler', 'sampler']) {
+      for (const file of ['client.ts', 'router.ts', 'handlers.ts', 'types.ts', 'openapi.json']) {
+        expect(first.has(`generated/${service}/${file}`)).toBe(true);
+      }
+    }
+    const router = first.get('generated/scheduler/router.ts') as string;
+    // Templates use wire names ({{baseName}}), never the generator's camelCased ones.
+    expect(router).toContain(
+      "queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds']",
+    );
+    expect(router).not.toMatch(/workerId|taskCount|leaseTtlSeconds/);
+    expect(first.get('generated/scheduler/client.ts')).toContain("retryPolicy: 'until_success'");
+  });
+
+  it('writes only changed files and removes stale ones', () => {
+    const root = join(workRoot, 'writer');
+    const initial = writeGeneratedFiles(root, first);
+    expect(initial.writtenPaths).toHaveLength(first.size);
+    const clientPath = join(root, 'generated/scheduler/client.ts');
+    const before = statSync(clientPath).mtimeMs;
+    mkdirSync(join(root, 'generated/ghost'), { recursive: true });
+    writeFileSync(join(root, 'generated/ghost/removed-operation.ts'), '// stale\n');
+    writeFileSync(join(root, 'generated/sampler/router.ts'), '// hand edit\n');
+    expect(diffGeneratedFiles(root, first)).toEqual([
+      'differs  generated/sampler/router.ts',
+      'stale    generated/ghost/removed-operation.ts',
+    ]);
+
+    const again = writeGeneratedFiles(root, first);
+    expect(again.writtenPaths).toEqual(['generated/sampler/router.ts']);
+    expect(again.removedPaths).toEqual(['generated/ghost/removed-operation.ts']);
+    expect(statSync(clientPath).mtimeMs).toBe(before);
+    expect(diffGeneratedFiles(root, first)).toEqual([]);
+  });
+
+  it('matches the committed generated/ (what npm run generate:check enforces)', () => {
+    expect(diffGeneratedFiles(join(__dirname, '..', '..'), first)).toEqual([]);
+  });
+});

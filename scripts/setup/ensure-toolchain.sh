@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what the project needs and is missing on this machine, and nothing else:
+# npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
+# `npm run generate`), and the system Chromium (the renderer). Safe to run repeatedly: each step
+# checks first and is silent when there is nothing to do.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+step() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+fail() { printf '\033[31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+apt_install() {
+  step "installing Debian packages: $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >/dev/null \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >/dev/null; }
+}
+
+# 1. Node.js 20.19+ (require(esm) and the pinned tool versions need it).
+command -v node >/dev/null || fail "Node.js is not installed (need 20.19 or newer)"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' \
+  || fail "Node.js $(node -v) is too old (need 20.19 or newer)"
+
+# 2. npm dependencies, exactly as locked. Puppeteer must never try to download a browser.
+export PUPPETEER_SKIP_DOWNLOAD=true
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  step "npm ci (dependencies from package-lock.json)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 3. Java for openapi-generator (one JVM per `npm run generate`).
+if ! command -v java >/dev/null 2>&1; then
+  can_apt || fail "Java is missing; install a JRE 11+ (e.g. apt-get install default-jre-headless)"
+  apt_install default-jre-headless
+fi
+bash scripts/setup/ensure-generator-jar.sh
+
+# 4. The system Chromium (Debian package `chromium`), used by puppeteer-core.
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
+  apt_install chromium
+fi
+step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"

@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import { readBearerToken } from './bearer-token';
+import {
+  type CallerIdentity,
+  type TokenAuthenticator,
+  tokenKindBySecurityScheme,
+} from './caller-identity';
+import { ContractError, type ErrorBodyWire } from './contract-error';
+import type { ContractMetrics } from './contract-metrics';
+import { ContractValidators, describeValidationErrors } from './contract-validators';
+import { sendErrorBody } from './error-answer';
+import type { OperationDefinition } from './operation-definition';
+import type { OpenApiDocument } from './openapi-document';
+import type { RequestMeta } from './request-meta';
+import { findUnknownFields } from './unknown-field-finder';
+
+/** The typed input a handler receives (the generated code narrows it per operation). */
+export interface OperationInput {
+  query: Record<string, unknown>;
+  path: Record<string, unknown>;
+  body: unknown;
+  meta: RequestMeta;
+}
+
+export type OperationInvoker = (input: OperationInput) => Promise<unknown>;
+
+export interface ContractRouterOptions {
+  serviceName: string;
+  authenticate: TokenAuthenticator;
+  logger: Logger;
+  metrics: ContractMetrics;
+  /** Validate every answer against the contract (on in tests; a mismatch becomes a 500). */
+  shouldValidateResponses: boolean;
+  /** Maximum JSON body size, e.g. '10mb'. */
+  bodyLimit?: string;
+}
+
+export interface ContractRouterSpecification {
+  document: OpenApiDocument;
+  definitions: readonly OperationDefinition[];
+  invokers: Readonly<Record<string, OperationInvoker>>;
+}
+
+/**
+ * Builds the Express router of one service from its generated operation table: routing, bearer
+ * authentication per the operation's security, ajv validation (query coercion), unknown-field
+ * counting, the contract error body, and optional response validation.
+ */
+export function createContractRouter(
+  specification: ContractRouterSpecification,
+  options: ContractRouterOptions,
+): Router {
+  const validators = new ContractValidators(specification.document, options.serviceName);
+  const router = express.Router();
+  const parseJsonBody = express.json({ limit: options.bodyLimit ?? '10mb' });
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const definition of specification.definitions) {
+    // Compile every schema now: a broken contract fails at start-up, not on the first request.
+    validators.parameters(definition, 'path');
+    validators.parameters(definition, 'query');
+    validators.requestBody(definition);
+    if (options.shouldValidateResponses) validators.response(definition, definition.successStatus);
+
+    const invoker = specification.invokers[definition.operationId];
+    if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
+    const expressPath = toExpressPath(definition.path);
+    methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), definition.method]);
+    const register = lowercaseMethods[definition.method];
+    router[register](expressPath, (request: Request, response: Response) =>
+      handleOperation(definition, invoker, validators, options, parseJsonBody, request, response),
+    );
+  }
+
+  for (const [expressPath, methods] of methodsByPath) {
+    router.all(expressPath, (request: Request, response: Response) => {
+      response.setHeader('Allow', methods.join(', '));
+      sendErrorBody(response, 405, {
+        error_code: 'method_not_allowed',
+        message: `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`,
+      });
+    });
+  }
+
+  return router;
+}
+
+async function handleOperation(
+  definition: OperationDefinition,
+  invoker: OperationInvoker,
+  validators: ContractValidators,
+  options: ContractRouterOptions,
+  parseJsonBody: express.RequestHandler,
+  request: Request,
+  response: Response,
+): Promise<void> {
+  const startedAt = process.hrtime.bigint();
+  const requestId = readRequestId(request);
+  response.setHeader('X-Request-Id', requestId);
+  const log = options.logger.child({ request_id: requestId, operation: definition.operationId });
+  let status = 500;
+  try {
+    // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
+    const caller = await authenticateCaller(definition, options.authenticate, request);
+    if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
+    const input = validateInput(definition, validators, options, request, log);
+    const result = await invoker({ ...input, meta: { requestId, caller, log } });
+    if (options.shouldValidateResponses) {
+      assertResponseMatches(definition, validators, definition.successStatus, result);
+    }
+    status = definition.successStatus;
+    response.status(status).json(result);
+  } catch (error) {
+    const answer = toErrorAnswer(error, log);
+    if (options.shouldValidateResponses) {
+      assertErrorDeclared(definition, validators, answer.status, answer.body, log);
+    }
+    status = answer.status;
+    sendErrorBody(response, answer.status, answer.body);
+  } finally {
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    options.metrics.requestCount.inc({ operation: definition.operationId, status: String(status) });
+    options.metrics.requestDuration.observe({ operation: definition.operationId }, seconds);
+  }
+}
+
+async function authenticateCaller(
+  definition: OperationDefinition,
+  authenticate: TokenAuthenticator,
+  request: Request,
+): Promise<CallerIdentity | null> {
+  if (definition.securitySchemes.length === 0) return null;
+  const token = readBearerToken(request.header('authorization'));
+  if (token === null) {
+    throw new ContractError(401, 'missing_token', 'Authorization: Bearer {token} is required');
+  }
+  const caller = await authenticate(token);
+  if (caller === null) {
+    throw new ContractError(401, 'invalid_token', 'the bearer token is unknown or revoked');
+  }
+  const acceptedKinds = definition.securitySchemes.map(
+    (scheme) => tokenKindBySecurityScheme[scheme],
+  );
+  if (!acceptedKinds.includes(caller.tokenKind)) {
+    throw new ContractError(
+      403,
+      'wrong_token_kind',
+      `this operation accepts a ${acceptedKinds.join(' or ')} token, not a ${caller.tokenKind} token`,
+    );
+  }
+  return caller;
+}
+
+function validateInput(
+  definition: OperationDefinition,
+  validators: ContractValidators,
+  options: ContractRouterOptions,
+  request: Request,
+  log: Logger,
+): Omit<OperationInput, 'meta'> {
+  const path = { ...request.params } as Record<string, unknown>;
+  const pathCheck = validators.parameters(definition, 'path');
+  if (!pathCheck.validate(path)) {
+    throw invalid(describeValidationErrors('path', pathCheck.validate.errors));
+  }
+
+  const query = { ...(request.query as Record<string, unknown>) };
+  for (const name of Object.keys(query)) {
+    if (!definition.queryParameterNames.includes(name)) {
+      reportUnknownField(options, log, definition, 'query', name);
+    }
+  }
+  const queryCheck = validators.parameters(definition, 'query');
+  if (!queryCheck.validate(query)) {
+    throw invalid(describeValidationErrors('query', queryCheck.validate.errors));
+  }
+
+  let body: unknown = undefined;
+  const bodyCheck = validators.requestBody(definition);
+  if (bodyCheck) {
+    body = request.body;
+    if (body === undefined) {
+      throw invalid('body: a JSON body (Content-Type: application/json) is required');
+    }
+    for (const field of findUnknownFields(bodyCheck.schema, body, (reference) =>
+      validators.resolveReference(reference),
+    )) {
+      reportUnknownField(options, log, definition, 'body', field);
+    }
+    if (!bodyCheck.validate(body)) {
+      throw invalid(describeValidationErrors('body', bodyCheck.validate.errors));
+    }
+  }
+  return { query, path, body };
+}
+
+function reportUnknownField(
+  options: ContractRouterOptions,
+  log: Logger,
+  definition: OperationDefinition,
+  location: 'query' | 'body',
+  field: string,
+): void {
+  options.metrics.countUnknownField(definition.operationId, location, field);
+  log.debug({ location, field }, 'unknown request field accepted (not in the contract)');
+}
+
+function assertResponseMatches(
+  definition: OperationDefinition,
+  validators: ContractValidators,
+  status: number,
+  result: unknown,
+): void {
+  const check = validators.response(definition, status);
+  if (check && !check.validate(result)) {
+    throw new ResponseContractViolation(
+      `answer of ${definition.operationId} violates the contract: ${describeValidationErrors(
+        'response',
+        check.validate.errors,
+      )}`,
+    );
+  }
+}
+
+/** In tests, an error answer the operation does not declare is a bug worth a loud log. */
+function assertErrorDeclared(
+  definition: OperationDefinition,
+  validators: ContractValidators,
+  status: number,
+  body: ErrorBodyWire,
+  log: Logger,
+): void {
+  // 401/403/500/501/503 and validation errors are the router's own; only check declared statuses.
+  if (!validators.isStatusDeclared(definition, status)) {
+    log.error({ status, error_code: body.error_code }, 'error status not declared by the contract');
+    return;
+  }
+  const codes = validators.declaredErrorCodes(definition, status);
+  if (codes && !codes.includes(body.error_code)) {
+    log.error(
+      { status, error_code: body.error_code, declared: codes },
+      'error_code not declared for this status by the contract',
+    );
+  }
+}
+
+class ResponseContractViolation extends Error {}
+
+function toErrorAnswer(error: unknown, log: Logger): { status: number; body: ErrorBodyWire } {
+  if (error instanceof ContractError) {
+    if (error.status >= 500) log.warn({ error_code: error.errorCode }, error.message);
+    return { status: error.status, body: error.toBody() };
+  }
+  if (error instanceof ResponseContractViolation) {
+    log.error(error.message);
+    return { status: 500, body: { error_code: 'internal_error', message: error.message } };
+  }
+  log.error({ err: error }, 'unhandled error in handler');
+  return {
+    status: 500,
+    body: { error_code: 'internal_error', message: 'unexpected error; see the service log' },
+  };
+}
+
+function invalid(message: string): ContractError {
+  return new ContractError(400, 'invalid_request', message);
+}
+
+function readRequestId(request: Request): string {
+  const given = request.header('x-request-id');
+  if (given && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
+  return `r-${randomBytes(6).toString('hex')}`;
+}
+
+const lowercaseMethods = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  DELETE: 'delete',
+  PATCH: 'patch',
+} as const;
+
+/** `/v1/objects/{object_id}` → `/v1/objects/:object_id`. */
+export function toExpressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+function runBodyParser(
+  parseJsonBody: express.RequestHandler,
+  request: Request,
+  response: Response,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void parseJsonBody(request, response, (error?: unknown) =>
+      error ? reject(toBodyParserError(error)) : resolve(),
+    );
+  });
+}
+
+/** JSON syntax errors and oversized bodies become contract errors instead of HTML pages. */
+function toBodyParserError(error: unknown): ContractError {
+  const parserError = error as { type?: string; status?: number; message?: string };
+  if (parserError.type === 'entity.too.large') {
+    return new ContractError(413, 'payload_too_large', 'request body exceeds the size limit');
+  }
+  if (parserError.type === 'entity.parse.failed') {
+    return invalid(`body: malformed JSON (${parserError.message ?? 'parse error'})`);
+  }
+  if (typeof parserError.status === 'number' && parserError.status < 500) {
+    return invalid(`body: ${parserError.message ?? 'unreadable'}`);
+  }
+  return new ContractError(500, 'internal_error', 'the request body could not be read');
+}

@@ -1,0 +1,149 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { normalizeOpenApiSchema } from './json-schema-normalizer';
+import type { OperationDefinition } from './operation-definition';
+import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
+
+/** A compiled check plus the normalized schema it was built from (for the unknown-field walk). */
+export interface CompiledSchema {
+  validate: ValidateFunction;
+  schema: JsonSchema;
+}
+
+/**
+ * Compiles, once per operation, the ajv validators the router needs: path and query parameters
+ * (with type coercion — query strings are text), the request body (no coercion: JSON has types),
+ * and the responses (used when response validation is switched on).
+ *
+ * Receivers tolerate unknown fields: nothing here sets additionalProperties or removeAdditional.
+ */
+export class ContractValidators {
+  private readonly bodyAjv: Ajv;
+  private readonly parameterAjv: Ajv;
+  private readonly definitions: Record<string, unknown>;
+  private readonly cache = new Map<string, CompiledSchema | null>();
+
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly documentId: string,
+  ) {
+    this.definitions = Object.fromEntries(
+      Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [
+        name,
+        normalizeOpenApiSchema(schema, documentId),
+      ]),
+    );
+    this.bodyAjv = this.createAjv({ coerceTypes: false });
+    this.parameterAjv = this.createAjv({ coerceTypes: true });
+  }
+
+  private createAjv(options: { coerceTypes: boolean }): Ajv {
+    const ajv = new Ajv({
+      allErrors: true,
+      useDefaults: true,
+      coerceTypes: options.coerceTypes,
+      strict: true,
+      strictRequired: false,
+    });
+    addFormats(ajv);
+    ajv.addSchema({ $id: this.documentId, definitions: this.definitions });
+    return ajv;
+  }
+
+  /** Resolves a normalized `$ref` (as produced by the normalizer) to its definition. */
+  resolveReference(reference: string): JsonSchema | undefined {
+    const prefix = `${this.documentId}#/definitions/`;
+    if (!reference.startsWith(prefix)) return undefined;
+    return this.definitions[reference.slice(prefix.length)] as JsonSchema | undefined;
+  }
+
+  parameters(definition: OperationDefinition, location: 'query' | 'path'): CompiledSchema {
+    return this.memoize(`${definition.operationId}:${location}`, () => {
+      const operation = findOperation(
+        this.document,
+        definition.method.toLowerCase(),
+        definition.path,
+      );
+      const properties: Record<string, unknown> = {};
+      const required: string[] = [];
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== location) continue;
+        properties[parameter.name] = normalizeOpenApiSchema(parameter.schema, this.documentId);
+        if (parameter.required) required.push(parameter.name);
+      }
+      const schema: JsonSchema = { type: 'object', properties, required };
+      return { validate: this.parameterAjv.compile(schema), schema };
+    }) as CompiledSchema;
+  }
+
+  requestBody(definition: OperationDefinition): CompiledSchema | null {
+    return this.memoize(`${definition.operationId}:body`, () => {
+      const operation = findOperation(
+        this.document,
+        definition.method.toLowerCase(),
+        definition.path,
+      );
+      const schema = operation.requestBody?.content['application/json']?.schema;
+      return schema ? this.compileBody(schema) : null;
+    });
+  }
+
+  response(definition: OperationDefinition, status: number): CompiledSchema | null {
+    return this.memoize(`${definition.operationId}:response:${status}`, () => {
+      const schema = this.responseOf(definition, status)?.content?.['application/json']?.schema;
+      return schema ? this.compileBody(schema) : null;
+    });
+  }
+
+  /** The error codes an operation declares for a status (x-error-codes), or undefined. */
+  declaredErrorCodes(definition: OperationDefinition, status: number): string[] | undefined {
+    return this.responseOf(definition, status)?.['x-error-codes'];
+  }
+
+  isStatusDeclared(definition: OperationDefinition, status: number): boolean {
+    return this.responseOf(definition, status) !== undefined;
+  }
+
+  private responseOf(definition: OperationDefinition, status: number) {
+    const operation = findOperation(
+      this.document,
+      definition.method.toLowerCase(),
+      definition.path,
+    );
+    return operation.responses[String(status)];
+  }
+
+  private compileBody(schema: JsonSchema): CompiledSchema {
+    const normalized = normalizeOpenApiSchema(schema, this.documentId) as JsonSchema;
+    return { validate: this.bodyAjv.compile(normalized), schema: normalized };
+  }
+
+  private memoize(key: string, build: () => CompiledSchema | null): CompiledSchema | null {
+    if (!this.cache.has(key)) this.cache.set(key, build());
+    return this.cache.get(key) ?? null;
+  }
+}
+
+/** Renders ajv errors as one line a client can act on, e.g. `query.task_count: must be >= 1`. */
+export function describeValidationErrors(
+  location: string,
+  errors: ErrorObject[] | null | undefined,
+): string {
+  if (!errors || errors.length === 0) return `${location}: invalid`;
+  const lines = new Set<string>();
+  for (const error of errors) {
+    // anyOf wrappers (from `nullable`) repeat the inner error and add a noisy "must be null".
+    if (error.keyword === 'anyOf' || (error.keyword === 'type' && error.params.type === 'null')) {
+      continue;
+    }
+    const where = (location + error.instancePath.replace(/\//g, '.')).replace(/\.(\d+)/g, '[$1]');
+    const detail =
+      error.keyword === 'required'
+        ? `missing required field ${String(error.params.missingProperty)}`
+        : error.keyword === 'enum'
+          ? `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`
+          : (error.message ?? 'invalid');
+    lines.add(`${where}: ${detail}`);
+  }
+  return [...lines].slice(0, 10).join('; ') || `${location}: invalid`;
+}

@@ -1,0 +1,12 @@
+import type { Logger } from 'pino';
+import type { CallerIdentity } from './caller-identity';
+
+/** What a handler learns about the request besides its typed input. */
+export interface RequestMeta {
+  /** From X-Request-Id when the caller sent one, else generated; echoed in the answer. */
+  requestId: string;
+  /** Null only for operations without security. */
+  caller: CallerIdentity | null;
+  /** A child logger bound to the request id and operation. */
+  log: Logger;
+}

@@ -1,0 +1,35 @@
+import express, { type Express } from 'express';
+import { absolutePath } from 'swagger-ui-dist';
+
+/**
+ * The service's API reference: the bundled OpenAPI document at /openapi.json and Swagger UI at
+ * /docs, served from the local swagger-ui-dist package (the machine may have no internet).
+ */
+export function addApiReferenceRoutes(app: Express, document: unknown, title: string): void {
+  app.get('/openapi.json', (_request, response) => {
+    response.json(document);
+  });
+  app.get(['/docs', '/docs/'], (_request, response) => {
+    response.type('html').send(renderReferencePage(title));
+  });
+  app.use('/docs/assets', express.static(absolutePath(), { index: false, maxAge: '1h' }));
+}
+
+function renderReferencePage(title: string): string {
+  const escapedTitle = title.replace(/[<>&"]/g, (character) => `&#${character.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapedTitle} — API reference</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>
+  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true });
+</script>
+</body>
+</html>`;
+}

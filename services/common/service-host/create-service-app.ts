@@ -1,0 +1,80 @@
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type Response,
+  type Router,
+} from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { Registry } from 'prom-client';
+import { sendErrorBody } from '../contract-runtime/error-answer';
+import { addApiReferenceRoutes } from './api-reference-routes';
+
+export interface ServiceAppOptions {
+  serviceName: string;
+  logger: Logger;
+  registry: Registry;
+  /** The generated contract router of this service. */
+  contractRouter: Router;
+  /** The bundled OpenAPI document (generated/<service>/openapi.json) for the API reference. */
+  apiDocument: { info: { title: string } };
+  startedAt: string;
+  isReady: () => boolean;
+  /** Non-contract routes such as operator pages. */
+  addExtraRoutes?: (app: Express) => void;
+}
+
+/**
+ * Assembles a service's HTTP surface: /healthz, /metrics, the API reference, the contract router,
+ * optional operator pages, and JSON answers (contract error body) for unknown routes and faults.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      // Successful calls are the lease loop's heartbeat: keep them at debug, surface the rest.
+      customLogLevel: (_request, response, error) =>
+        error || response.statusCode >= 500
+          ? 'error'
+          : response.statusCode >= 400
+            ? 'warn'
+            : 'debug',
+      autoLogging: {
+        ignore: (request) => request.url === '/healthz' || request.url === '/metrics',
+      },
+    }),
+  );
+
+  app.get('/healthz', (_request, response) => {
+    const isReady = options.isReady();
+    response.status(isReady ? 200 : 503).json({
+      service_name: options.serviceName,
+      is_ready: isReady,
+      started_at: options.startedAt,
+    });
+  });
+  app.get('/metrics', async (_request, response) => {
+    response.type(options.registry.contentType).send(await options.registry.metrics());
+  });
+  addApiReferenceRoutes(app, options.apiDocument, options.apiDocument.info.title);
+  options.addExtraRoutes?.(app);
+  app.use(options.contractRouter);
+
+  app.use((request: Request, response: Response) => {
+    sendErrorBody(response, 404, {
+      error_code: 'route_not_found',
+      message: `no route ${request.method} ${request.path}`,
+    });
+  });
+  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    options.logger.error({ err: error }, 'unhandled error outside the contract router');
+    if (!response.headersSent) {
+      sendErrorBody(response, 500, { error_code: 'internal_error', message: 'unexpected error' });
+    }
+  });
+  return app;
+}

@@ -1,0 +1,148 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import type { Express, Router } from 'express';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
+import { ContractMetrics } from '../contract-runtime/contract-metrics';
+import type { ContractRouterOptions } from '../contract-runtime/contract-router';
+import { parseServiceConfig, type ServiceConfig, type ServiceName } from '../config/service-config';
+import { createLogger } from '../logging/create-logger';
+import { createServiceApp } from './create-service-app';
+import { createServiceTokenAuthenticator } from './service-token-authenticator';
+
+/** What the process gives a service while assembling it. */
+export interface ServiceEnvironment {
+  config: ServiceConfig;
+  /** The service's own command-line options (added through `extendCommand`). */
+  options: Record<string, unknown>;
+  logger: Logger;
+  registry: Registry;
+  /** Ready-made options for the generated router; a service may replace `authenticate`. */
+  routerOptions: ContractRouterOptions;
+}
+
+/** What a service hands back: its router, optional pages, and its lifecycle. */
+export interface ServiceAssembly {
+  contractRouter: Router;
+  addExtraRoutes?: (app: Express) => void;
+  /** Starts background work (loops, sweepers) once the HTTP server listens. */
+  start?: () => Promise<void>;
+  /** Stops background work and releases storage; called once on shutdown. */
+  stop?: () => Promise<void>;
+}
+
+export interface ServiceDefinition {
+  serviceName: ServiceName;
+  apiDocument: { info: { title: string } };
+  extendCommand?: (command: Command) => void;
+  /** Replaces the default service-token check (the sampler also admits consumer tokens). */
+  createAuthenticator?: (environment: ServiceEnvironment) => TokenAuthenticator;
+  assemble: (environment: ServiceEnvironment) => Promise<ServiceAssembly>;
+}
+
+export interface RunningService {
+  url: string;
+  server: Server;
+  shutdown: (reason: string) => Promise<void>;
+}
+
+const shutdownBudgetMs = 15_000;
+
+/**
+ * Runs one service as its own process: configuration, logging, metrics, the HTTP server, and a
+ * graceful shutdown on SIGINT/SIGTERM (stop accepting, finish in-flight requests, stop background
+ * work, close storage) bounded by a budget so a stuck dependency cannot keep the process alive.
+ */
+export async function runService(
+  definition: ServiceDefinition,
+  argv: string[] = process.argv,
+  environmentVariables: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
+  const { config, options } = parseServiceConfig(
+    definition.serviceName,
+    argv,
+    environmentVariables,
+    definition.extendCommand,
+  );
+  const logger = createLogger(definition.serviceName);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: `${definition.serviceName}_` });
+  const routerOptions: ContractRouterOptions = {
+    serviceName: definition.serviceName,
+    authenticate: createServiceTokenAuthenticator(config.token),
+    logger,
+    metrics: new ContractMetrics(registry, definition.serviceName),
+    shouldValidateResponses: config.shouldValidateResponses,
+  };
+  const environment: ServiceEnvironment = { config, options, logger, registry, routerOptions };
+  if (definition.createAuthenticator) {
+    routerOptions.authenticate = definition.createAuthenticator(environment);
+  }
+
+  const assembly = await definition.assemble(environment);
+  let isReady = false;
+  const app = createServiceApp({
+    serviceName: definition.serviceName,
+    logger,
+    registry,
+    contractRouter: assembly.contractRouter,
+    apiDocument: definition.apiDocument,
+    startedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    isReady: () => isReady,
+    addExtraRoutes: assembly.addExtraRoutes,
+  });
+
+  const server = await listen(app, config.host, config.port);
+  const address = server.address() as AddressInfo;
+  const url = `http://${config.host}:${address.port}`;
+  await assembly.start?.();
+  isReady = true;
+  logger.info(
+    { url, docs_url: `${url}/docs`, data_directory: config.dataDirectory },
+    'service listening',
+  );
+
+  let shutdownPromise: Promise<void> | undefined;
+  const shutdown = (reason: string): Promise<void> => {
+    shutdownPromise ??= (async () => {
+      isReady = false;
+      logger.info({ reason }, 'shutting down');
+      const budget = setTimeout(() => {
+        logger.error({ budget_ms: shutdownBudgetMs }, 'shutdown budget exceeded; exiting');
+        process.exit(1);
+      }, shutdownBudgetMs);
+      budget.unref();
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await assembly.stop?.();
+      await serverClosed;
+      clearTimeout(budget);
+      logger.info('stopped');
+    })();
+    return shutdownPromise;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void shutdown(signal).then(() => process.exit(0));
+    });
+  }
+  return { url, server, shutdown };
+}
+
+function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.once('listening', () => resolve(server));
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} on ${host} is already in use (set --port or the *_PORT variable)`,
+            )
+          : error,
+      );
+    });
+  });
+}

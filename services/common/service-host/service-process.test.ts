@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceName } from '../config/service-config';
+import { startServiceProcess, type StartedServiceProcess } from '../testing/service-process';
+
+const token = 'test-service-token-0123456789';
+
+const services: Array<[ServiceName, string]> = [
+  ['scheduler', 'Scheduler API'],
+  ['downloader', 'Downloader API'],
+  ['sampler', 'Sampler API'],
+];
+
+describe.each(services)('the %s process', (service, title) => {
+  let running: StartedServiceProcess;
+  let dataDirectory: string;
+
+  beforeAll(async () => {
+    dataDirectory = mkdtempSync(join(tmpdir(), `${service}-data-`));
+    running = await startServiceProcess(service, ['--data-dir', dataDirectory], {
+      [`${service.toUpperCase()}_TOKEN`]: token,
+      LOG_LEVEL: 'info',
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await running?.stop();
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('answers /healthz', async () => {
+    const response = await fetch(`${running.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ service_name: service, is_ready: true });
+  });
+
+  it('serves Prometheus metrics including the contract counters', async () => {
+    await fetch(`${running.url}/v1/no-such-route`);
+    const text = await (await fetch(`${running.url}/metrics`)).text();
+    expect(text).toContain(`# TYPE ${service}_contract_request_total counter`);
+    expect(text).toContain(`${service}_process_cpu_seconds_total`);
+  });
+
+  it('serves its API reference page and document', async () => {
+    const document = (await (await fetch(`${running.url}/openapi.json`)).json()) as {
+      info: { title: string };
+    };
+    expect(document.info.title).toBe(title);
+    const page = await fetch(`${running.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger-ui-bundle.js');
+    expect((await fetch(`${running.url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+  });
+
+  it('protects its contract endpoints with its own token', async () => {
+    const response = await fetch(`${running.url}/v1/operator/nothing-here`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error_code: 'route_not_found' });
+  });
+
+  it('logs structured lines and never the bearer token', () => {
+    expect(running.logLines.some((line) => line.service === service)).toBe(true);
+    expect(JSON.stringify(running.logLines)).not.toContain(token);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    expect(await running.stop()).toBe(0);
+    expect(running.logLines.map((line) => line.msg)).toContain('stopped');
+  });
+});
+
+describe('service start-up', () => {
+  it('refuses to start without a token, saying which variable to set', async () => {
+    await expect(
+      startServiceProcess('scheduler', [], { SCHEDULER_TOKEN: '' }, 15_000),
+    ).rejects.toThrow(/SCHEDULER_TOKEN/);
+  }, 20_000);
+
+  it('answers 501 not_implemented from an operation nobody has filled yet', async () => {
+    const dataDirectory = mkdtempSync(join(tmpdir(), 'sampler-data-'));
+    const running = await startServiceProcess('sampler', ['--data-dir', dataDirectory], {
+      SAMPLER_TOKEN: token,
+    });
+    try {
+      const response = await fetch(`${running.url}/v1/operator/domain-claims`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(501);
+      expect(await response.json()).toMatchObject({ error_code: 'not_implemented' });
+    } finally {
+      await running.stop();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

@@ -1,0 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
+
+/**
+ * Admits exactly the service's fixed token. Both sides are hashed first so the comparison is
+ * constant-time regardless of the presented token's length.
+ */
+export function createServiceTokenAuthenticator(serviceToken: string): TokenAuthenticator {
+  const expected = digest(serviceToken);
+  return async (presented) =>
+    timingSafeEqual(digest(presented), expected) ? { tokenKind: 'service' } : null;
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

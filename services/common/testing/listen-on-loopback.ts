@@ -1,0 +1,23 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+
+/** Starts `app` on 127.0.0.1 with an ephemeral port; returns its base URL and a closer. */
+export async function listenOnLoopback(
+  app: Express,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

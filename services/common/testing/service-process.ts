@@ -1,0 +1,59 @@
+import type { ChildProcess } from 'node:child_process';
+import type { ServiceName } from '../config/service-config';
+import {
+  startSupervisedProcess,
+  stopSupervisedProcesses,
+} from '../process/child-process-supervisor';
+import {
+  isListeningLine,
+  readListeningUrl,
+  serviceEntryPoint,
+} from '../process/service-entry-point';
+
+export interface StartedServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Every JSON log line the process printed so far. */
+  logLines: Array<Record<string, unknown>>;
+  /** SIGTERM, then wait for the exit code (SIGKILL after `graceMs`). */
+  stop: (graceMs?: number) => Promise<number | null>;
+}
+
+/**
+ * Starts `services/<service>/main` as its own process on an ephemeral loopback port and resolves
+ * once it logs "service listening" with its URL.
+ */
+export async function startServiceProcess(
+  service: ServiceName,
+  argumentList: string[],
+  environment: NodeJS.ProcessEnv,
+  readyTimeoutMs = 20_000,
+): Promise<StartedServiceProcess> {
+  const logLines: Array<Record<string, unknown>> = [];
+  let url = '';
+  const entry = serviceEntryPoint(service);
+  const supervised = await startSupervisedProcess({
+    name: service,
+    command: entry.command,
+    argumentList: [...entry.argumentList, '--port', '0', ...argumentList],
+    environment: { ...process.env, ...environment },
+    readyTimeoutMs,
+    isReadyLine: (line) => {
+      if (!isListeningLine(line)) return false;
+      url = readListeningUrl(line);
+      return true;
+    },
+    onLine: (_name, line) => {
+      if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
+    },
+  });
+  return {
+    child: supervised.child,
+    url,
+    logLines,
+    stop: async (graceMs = 10_000) => {
+      await stopSupervisedProcesses([supervised], graceMs);
+      return supervised.child.exitCode;
+    },
+  };
+}
