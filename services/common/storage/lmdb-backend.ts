@@ -1,0 +1,218 @@
+import { open, type RootDatabase } from 'lmdb';
+import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
+import {
+  EXPIRY_PREFIX_BYTES,
+  expiresAtMsFor,
+  livePayloadOf,
+  wrapValue,
+} from './lmdb-value-envelope';
+import type {
+  CompareAndSwapOutcome,
+  KeyRangeScan,
+  KeyValueEntry,
+  KeyValueWrite,
+  OrderedKeyValueBackend,
+} from './ordered-key-value-backend';
+
+/** lmdb-js refuses keys over 1978 bytes (4 KiB pages); the expiry index prepends its 6 bytes. */
+const LMDB_MAX_KEY_BYTES = 1978;
+export const LMDB_MAX_ROW_KEY_BYTES = LMDB_MAX_KEY_BYTES - EXPIRY_PREFIX_BYTES;
+
+export interface LmdbBackendOptions {
+  /** How often expired rows are swept from disk; default 1000 ms. Reads hide them regardless. */
+  sweepIntervalMs?: number;
+  /** Most expiry-index entries one sweep handles, bounding the write transaction; default 1000. */
+  sweepBatchSize?: number;
+  /** Where a failed background sweep is reported; default process.emitWarning. */
+  onSweepError?: (error: unknown) => void;
+}
+
+function assertKey(key: Buffer): void {
+  if (!Buffer.isBuffer(key) || key.length === 0 || key.length > LMDB_MAX_ROW_KEY_BYTES) {
+    throw new RangeError(
+      `LMDB keys must be 1 to ${LMDB_MAX_ROW_KEY_BYTES} bytes, got ${Buffer.isBuffer(key) ? key.length : typeof key}`,
+    );
+  }
+}
+
+function assertWrite(write: KeyValueWrite): void {
+  assertKey(write.key);
+  if (!Buffer.isBuffer(write.value)) {
+    throw new TypeError('LMDB values must be Buffers');
+  }
+  const { ttlSeconds } = write;
+  if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds >= 0)) {
+    throw new RangeError(`ttlSeconds must be a non-negative number, got ${ttlSeconds}`);
+  }
+}
+
+/**
+ * The embedded backend: one LMDB environment per service directory, holding two databases — `rows`
+ * (key → enveloped value, see lmdb-value-envelope.ts) and `expiry_index` (see lmdb-expiry-index.ts).
+ *
+ * Durability: `overlappingSync` is off, so LMDB fsyncs the data and meta pages inside each commit,
+ * and lmdb-js resolves a write's promise only after that commit returned. A resolved write therefore
+ * survives kill -9 and power loss alike. Throughput comes from lmdb-js batching every write queued
+ * in one event turn into one transaction (one fsync for the batch), not from skipping the fsync.
+ *
+ * Atomicity: LMDB has a single writer. Compare-and-swap and the expiry sweep run as lmdb-js
+ * transaction callbacks, which execute inside that writer's transaction, so their read and write
+ * cannot interleave with any other write to the environment (from this process or another).
+ */
+export class LmdbBackend implements OrderedKeyValueBackend {
+  readonly backendName = 'lmdb' as const;
+
+  readonly #environment: RootDatabase;
+  readonly #rows: BinaryDatabase;
+  readonly #expiryIndex: BinaryDatabase;
+  readonly #sweepBatchSize: number;
+  readonly #sweepTimer: NodeJS.Timeout;
+  #sweepInFlight: Promise<unknown> | undefined;
+  #isClosed = false;
+
+  private constructor(directory: string, options: LmdbBackendOptions) {
+    this.#environment = open({ path: directory, overlappingSync: false, maxDbs: 4 });
+    const binary = { keyEncoding: 'binary', encoding: 'binary' } as const;
+    this.#rows = this.#environment.openDB<Buffer, Buffer>({ name: 'rows', ...binary });
+    this.#expiryIndex = this.#environment.openDB<Buffer, Buffer>({
+      name: 'expiry_index',
+      ...binary,
+    });
+    this.#sweepBatchSize = options.sweepBatchSize ?? 1000;
+    const onSweepError =
+      options.onSweepError ??
+      ((error: unknown) => process.emitWarning(`LMDB expiry sweep failed: ${String(error)}`));
+    this.#sweepTimer = setInterval(() => {
+      if (this.#sweepInFlight === undefined) {
+        this.#sweepInFlight = this.sweepExpired()
+          .catch(onSweepError)
+          .finally(() => (this.#sweepInFlight = undefined));
+      }
+    }, options.sweepIntervalMs ?? 1000);
+    // Sweeping is housekeeping; it must never keep a process (or a test run) alive.
+    this.#sweepTimer.unref();
+  }
+
+  /** Opens (creating if needed) the environment in `directory`, e.g. `./.data/<service>`. */
+  static async open(directory: string, options: LmdbBackendOptions = {}): Promise<LmdbBackend> {
+    return new LmdbBackend(directory, options);
+  }
+
+  async get(key: Buffer): Promise<Buffer | undefined> {
+    this.#assertOpen();
+    assertKey(key);
+    return livePayloadOf(this.#rows.getBinary(key), Date.now());
+  }
+
+  async getMany(keys: Buffer[]): Promise<Array<Buffer | undefined>> {
+    this.#assertOpen();
+    keys.forEach(assertKey);
+    const nowMs = Date.now();
+    return keys.map((key) => livePayloadOf(this.#rows.getBinary(key), nowMs));
+  }
+
+  async put(write: KeyValueWrite): Promise<void> {
+    await this.putMany([write]);
+  }
+
+  async putMany(writes: KeyValueWrite[]): Promise<void> {
+    this.#assertOpen();
+    // Validate everything before queueing anything, so a bad row cannot leave half a batch behind.
+    writes.forEach(assertWrite);
+    const nowMs = Date.now();
+    const commits: Array<Promise<boolean> | undefined> = [];
+    // Queued in one event turn, so lmdb-js commits row and index entries in one transaction.
+    for (const write of writes) {
+      const expiresAtMs = expiresAtMsFor(write.ttlSeconds, nowMs);
+      commits.push(this.#rows.put(write.key, wrapValue(write.value, expiresAtMs)));
+      commits.push(indexExpiry(this.#expiryIndex, expiresAtMs, write.key));
+    }
+    await Promise.all(commits);
+  }
+
+  async delete(key: Buffer): Promise<void> {
+    await this.deleteMany([key]);
+  }
+
+  async deleteMany(keys: Buffer[]): Promise<void> {
+    this.#assertOpen();
+    keys.forEach(assertKey);
+    // A stale expiry-index entry may remain; the sweep discards it (see lmdb-expiry-index.ts).
+    await Promise.all(keys.map((key) => this.#rows.remove(key)));
+  }
+
+  async scan(range: KeyRangeScan): Promise<KeyValueEntry[]> {
+    this.#assertOpen();
+    if (!Number.isSafeInteger(range.limit) || range.limit < 1) {
+      throw new RangeError(`scan limit must be a positive whole number, got ${range.limit}`);
+    }
+    if (Buffer.compare(range.start, range.end) >= 0) {
+      return [];
+    }
+    const nowMs = Date.now();
+    const entries: KeyValueEntry[] = [];
+    // No `limit` on the cursor: expired rows are skipped, so the live count decides when to stop.
+    for (const { key, value } of this.#rows.getRange({
+      start: range.start.length > 0 ? range.start : undefined,
+      end: range.end,
+    })) {
+      const payload = livePayloadOf(value, nowMs);
+      if (payload !== undefined) {
+        // lmdb-js hands out fresh slices for binary keys and values, so no defensive copy.
+        entries.push({ key, value: payload });
+        if (entries.length >= range.limit) {
+          break;
+        }
+      }
+    }
+    return entries;
+  }
+
+  async compareAndSwap(
+    key: Buffer,
+    expected: Buffer | undefined,
+    next: Buffer,
+    ttlSeconds?: number,
+  ): Promise<CompareAndSwapOutcome> {
+    this.#assertOpen();
+    assertWrite({ key, value: next, ttlSeconds });
+    return this.#rows.transaction(() => {
+      const nowMs = Date.now();
+      const previous = livePayloadOf(this.#rows.getBinary(key), nowMs);
+      const isSwapped =
+        expected === undefined ? previous === undefined : previous?.equals(expected) === true;
+      if (isSwapped) {
+        const expiresAtMs = expiresAtMsFor(ttlSeconds, nowMs);
+        void this.#rows.put(key, wrapValue(next, expiresAtMs));
+        void indexExpiry(this.#expiryIndex, expiresAtMs, key);
+      }
+      return { isSwapped, previous };
+    });
+  }
+
+  /**
+   * Deletes up to one batch of expired rows now; the background timer calls this every interval.
+   * Resolves to the number of rows deleted.
+   */
+  async sweepExpired(): Promise<number> {
+    this.#assertOpen();
+    return sweepExpiredRows(this.#rows, this.#expiryIndex, Date.now(), this.#sweepBatchSize);
+  }
+
+  async close(): Promise<void> {
+    if (this.#isClosed) {
+      return;
+    }
+    this.#isClosed = true;
+    clearInterval(this.#sweepTimer);
+    await this.#sweepInFlight;
+    await this.#rows.committed;
+    await this.#environment.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#isClosed) {
+      throw new Error('LmdbBackend is closed');
+    }
+  }
+}

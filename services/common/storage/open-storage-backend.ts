@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { LmdbBackend } from './lmdb-backend';
+import type { BackendName, OrderedKeyValueBackend } from './ordered-key-value-backend';
+import { assertServiceName, type ServiceName } from './service-name';
+
+/** Which backend a service uses and how to reach it. */
+export type StorageBackendSettings =
+  { backendName: 'lmdb'; dataDirectory: string } | { backendName: 'tikv'; pdEndpoints: string[] };
+
+const BACKEND_NAMES: readonly BackendName[] = ['lmdb', 'tikv'];
+
+/** host:port, where host may be a bracketed IPv6 literal. */
+const ENDPOINT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+function parsePdEndpoints(text: string | undefined): string[] {
+  const endpoints = (text ?? '')
+    .split(',')
+    .map((endpoint) => endpoint.trim())
+    .filter((endpoint) => endpoint.length > 0);
+  if (endpoints.length === 0) {
+    throw new Error('STORAGE_BACKEND=tikv needs TIKV_PD_ENDPOINTS, e.g. "pd-0:2379,pd-1:2379"');
+  }
+  for (const endpoint of endpoints) {
+    const port = Number(ENDPOINT.exec(endpoint)?.[1]);
+    if (!(port >= 1 && port <= 65_535)) {
+      throw new Error(`TIKV_PD_ENDPOINTS entry "${endpoint}" is not host:port`);
+    }
+  }
+  return endpoints;
+}
+
+/**
+ * Reads the storage settings of `service` from the environment:
+ *   STORAGE_BACKEND          lmdb (default) or tikv
+ *   STORAGE_DATA_DIRECTORY   LMDB environment directory of this service; default ./.data/<service>
+ *   TIKV_PD_ENDPOINTS        comma-separated PD host:port list; required for tikv
+ */
+export function storageBackendSettingsFromEnvironment(
+  service: ServiceName,
+  environment: NodeJS.ProcessEnv = process.env,
+): StorageBackendSettings {
+  assertServiceName(service);
+  const backendName = environment.STORAGE_BACKEND?.trim() || 'lmdb';
+  switch (backendName) {
+    case 'lmdb':
+      return {
+        backendName,
+        dataDirectory: resolve(environment.STORAGE_DATA_DIRECTORY?.trim() || `.data/${service}`),
+      };
+    case 'tikv':
+      return { backendName, pdEndpoints: parsePdEndpoints(environment.TIKV_PD_ENDPOINTS) };
+    default:
+      throw new Error(
+        `unknown STORAGE_BACKEND "${backendName}"; expected one of: ${BACKEND_NAMES.join(', ')}`,
+      );
+  }
+}
+
+/**
+ * Required on demand so that services running on LMDB never load gRPC and protobuf. The type-only
+ * import keeps the call checked against the real TikvBackend without loading it.
+ */
+function loadTikvBackendModule(): typeof import('./tikv/tikv-backend') {
+  return require('./tikv/tikv-backend') as typeof import('./tikv/tikv-backend');
+}
+
+export async function openStorageBackend(
+  settings: StorageBackendSettings,
+): Promise<OrderedKeyValueBackend> {
+  switch (settings.backendName) {
+    case 'lmdb':
+      return LmdbBackend.open(settings.dataDirectory);
+    case 'tikv':
+      return loadTikvBackendModule().TikvBackend.connect({ pdEndpoints: settings.pdEndpoints });
+  }
+}

@@ -1,0 +1,65 @@
+import { ReadonlyKeyspaceTable, KeyspaceTable, ReplicaKeyspaceTable } from './keyspace-table';
+import type { OrderedKeyValueBackend } from './ordered-key-value-backend';
+import { assertServiceName, type ServiceName } from './service-name';
+import { StorageConventionError } from './storage-errors';
+import { TableLocation } from './storage-key';
+import { assertTableName, isReplicaTableName, type ReplicaTableName } from './table-name';
+import { TableStorage } from './table-storage';
+
+/**
+ * One service's view of the ordered key-value store. Every key it can build starts with
+ * `{service}:{table}:`, the table name is validated against CONVENTION.md, and the backend sits in a
+ * true private field, so code holding a handle cannot reach another service's rows: not by table
+ * name, not by primary key (escaped, see primary-key.ts), not by scan prefix or resume point
+ * (clamped to the table's range).
+ */
+export class ServiceKeyspace {
+  readonly #backend: OrderedKeyValueBackend;
+  readonly #locations = new Map<string, TableLocation>();
+
+  constructor(
+    readonly service: ServiceName,
+    backend: OrderedKeyValueBackend,
+  ) {
+    assertServiceName(service);
+    this.#backend = backend;
+  }
+
+  /**
+   * A typed table of this service. A `…_replica` table comes back read-only: replicas change only
+   * through `replicaTable(name).applyReplica`, so ordinary code cannot write one by accident.
+   */
+  table<T>(name: ReplicaTableName): ReadonlyKeyspaceTable<T>;
+  table<T>(name: string): KeyspaceTable<T>;
+  table<T>(name: string): ReadonlyKeyspaceTable<T> | KeyspaceTable<T> {
+    const storage = this.#storageOf<T>(name);
+    return isReplicaTableName(name)
+      ? new ReadonlyKeyspaceTable(storage)
+      : new KeyspaceTable(storage);
+  }
+
+  /** The replication code's handle on a `…_replica` table. */
+  replicaTable<T>(name: ReplicaTableName): ReplicaKeyspaceTable<T> {
+    if (!isReplicaTableName(name)) {
+      throw new StorageConventionError(`"${name}" is not a replica table (…_replica)`);
+    }
+    return new ReplicaKeyspaceTable(this.#storageOf<T>(name));
+  }
+
+  #storageOf<T>(name: string): TableStorage<T> {
+    let location = this.#locations.get(name);
+    if (location === undefined) {
+      assertTableName(name);
+      location = new TableLocation(this.service, name);
+      this.#locations.set(name, location);
+    }
+    return new TableStorage<T>(this.#backend, location);
+  }
+}
+
+export function openServiceKeyspace(
+  service: ServiceName,
+  backend: OrderedKeyValueBackend,
+): ServiceKeyspace {
+  return new ServiceKeyspace(service, backend);
+}

@@ -1,0 +1,222 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { assertConventionalDocument } from './document-convention';
+import { decodeDocument, decodeOptionalDocument, encodeDocument } from './json-document-codec';
+import { keySuccessor, prefixEnd } from './key-range';
+import type {
+  CompareAndSwapResult,
+  KeyspaceWrite,
+  ReplicaChange,
+  ScanOptions,
+  ScanPage,
+  UpdateOptions,
+  WriteOptions,
+} from './keyspace-types';
+import type { KeyValueWrite, OrderedKeyValueBackend } from './ordered-key-value-backend';
+import { encodePrimaryKey, encodePrimaryKeyPrefix, type PrimaryKeyInput } from './primary-key';
+import { StorageConventionError, UpdateConflictError } from './storage-errors';
+import type { TableLocation } from './storage-key';
+
+/** Upper bound on a scan page, so one call cannot pull a whole table into memory. */
+export const MAX_SCAN_LIMIT = 10_000;
+
+/** Enough to ride out a burst of writers on one row; more would hide a hot-key design problem. */
+export const DEFAULT_UPDATE_ATTEMPTS = 16;
+
+/** Upper bound of the random pause between later update attempts. */
+const MAX_RETRY_PAUSE_MS = 25;
+
+function assertTtlSeconds(ttlSeconds: number | undefined): void {
+  // Whole seconds because TiKV's TTL has second granularity; both backends must behave the same.
+  if (ttlSeconds !== undefined && !(Number.isSafeInteger(ttlSeconds) && ttlSeconds >= 0)) {
+    throw new RangeError(`ttlSeconds must be a non-negative whole number, got ${ttlSeconds}`);
+  }
+}
+
+function assertScanLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SCAN_LIMIT) {
+    throw new RangeError(
+      `scan limit must be a whole number from 1 to ${MAX_SCAN_LIMIT}, got ${limit}`,
+    );
+  }
+}
+
+/**
+ * All the work behind one table: key construction, document encoding and validation, and the
+ * translation to backend calls. The public table classes only choose which of these to expose, so
+ * the read-only and writable views cannot drift apart.
+ */
+export class TableStorage<T> {
+  constructor(
+    private readonly backend: OrderedKeyValueBackend,
+    private readonly location: TableLocation,
+  ) {}
+
+  get(input: PrimaryKeyInput): Promise<T | undefined> {
+    // Not `async`: on the hottest call an `await` measurably costs about a microsecond on LMDB, so
+    // a bad key is turned into a rejection by hand instead.
+    try {
+      return this.backend.get(this.location.keyOf(input)).then(decodeOptionalDocument<T>);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async getMany(inputs: PrimaryKeyInput[]): Promise<Array<T | undefined>> {
+    if (inputs.length === 0) {
+      return [];
+    }
+    const keys = inputs.map((input) => this.location.keyOf(input));
+    const values = await this.backend.getMany(keys);
+    return values.map(decodeOptionalDocument<T>);
+  }
+
+  async scan(options: ScanOptions): Promise<ScanPage<T>> {
+    assertScanLimit(options.limit);
+    const prefix = Buffer.from(
+      this.location.prefix + encodePrimaryKeyPrefix(options.prefix ?? ''),
+      'utf8',
+    );
+    const end = prefixEnd(prefix);
+    let start: Buffer = prefix;
+    if (options.after !== undefined) {
+      const resumeAt = keySuccessor(this.location.keyOf(options.after));
+      start = Buffer.compare(resumeAt, start) > 0 ? resumeAt : start;
+    }
+    if (Buffer.compare(start, end) >= 0) {
+      return { rows: [], nextAfter: null };
+    }
+    // One extra row tells us whether another page exists, so nextAfter is null exactly at the end.
+    const entries = await this.backend.scan({ start, end, limit: options.limit + 1 });
+    const rows = entries.slice(0, options.limit).map((entry) => ({
+      primaryKey: this.location.primaryKeyOf(entry.key),
+      value: decodeDocument<T>(entry.value),
+    }));
+    const hasMore = entries.length > options.limit;
+    return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
+  }
+
+  async put(input: PrimaryKeyInput, value: T, options: WriteOptions = {}): Promise<void> {
+    await this.backend.put(this.toWrite({ primaryKey: input, value, ...options }));
+  }
+
+  async putMany(rows: Array<KeyspaceWrite<T>>): Promise<void> {
+    if (rows.length > 0) {
+      await this.backend.putMany(rows.map((row) => this.toWrite(row)));
+    }
+  }
+
+  async delete(input: PrimaryKeyInput): Promise<void> {
+    await this.backend.delete(this.location.keyOf(input));
+  }
+
+  async deleteMany(inputs: PrimaryKeyInput[]): Promise<void> {
+    if (inputs.length > 0) {
+      await this.backend.deleteMany(inputs.map((input) => this.location.keyOf(input)));
+    }
+  }
+
+  async compareAndSwap(
+    input: PrimaryKeyInput,
+    expected: T | undefined,
+    next: T,
+    options: WriteOptions = {},
+  ): Promise<CompareAndSwapResult<T>> {
+    const write = this.toWrite({ primaryKey: input, value: next, ...options });
+    // `expected` is only compared, never stored, so it is encoded without the convention check.
+    const expectedBytes = expected === undefined ? undefined : encodeDocument(expected);
+    const outcome = await this.backend.compareAndSwap(
+      write.key,
+      expectedBytes,
+      write.value,
+      write.ttlSeconds,
+    );
+    return {
+      isSwapped: outcome.isSwapped,
+      previous: decodeOptionalDocument<T>(outcome.previous),
+    };
+  }
+
+  /**
+   * Read, mutate, compare-and-swap; on a lost race retry from the value the swap reported, so each
+   * retry costs one round trip. The comparison uses the bytes as read, never a re-encoding of the
+   * decoded value, so a `mutate` that edits its argument in place is safe.
+   */
+  async update(
+    input: PrimaryKeyInput,
+    mutate: (current: T | undefined) => T | undefined,
+    options: UpdateOptions = {},
+  ): Promise<T | undefined> {
+    const maxAttempts = options.maxAttempts ?? DEFAULT_UPDATE_ATTEMPTS;
+    if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
+      throw new RangeError(`maxAttempts must be a positive whole number, got ${maxAttempts}`);
+    }
+    const key = this.location.keyOf(input);
+    let currentBytes = await this.backend.get(key);
+    for (let attempt = 1; ; attempt += 1) {
+      const next = mutate(decodeOptionalDocument<T>(currentBytes));
+      if (next === undefined) {
+        // Decode again: `mutate` may have edited the object it was given before deciding not to write.
+        return decodeOptionalDocument<T>(currentBytes);
+      }
+      const write = this.toWrite({
+        primaryKey: input,
+        value: next,
+        ttlSeconds: options.ttlSeconds,
+      });
+      const outcome = await this.backend.compareAndSwap(
+        key,
+        currentBytes,
+        write.value,
+        write.ttlSeconds,
+      );
+      if (outcome.isSwapped) {
+        return next;
+      }
+      if (attempt >= maxAttempts) {
+        throw new UpdateConflictError(this.location.describe(input), attempt);
+      }
+      currentBytes = outcome.previous;
+      if (attempt >= 2) {
+        // Repeated losses mean several writers retry in lockstep (same batch, same region); a
+        // short random pause spreads them out. The first retry stays immediate: one competing
+        // writer is the common case and `previous` is already fresh.
+        await delay(Math.random() * Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS));
+      }
+    }
+  }
+
+  /** Applies replicated changes; the last change for a key wins, as at the source. */
+  async applyReplica(changes: Array<ReplicaChange<T>>): Promise<void> {
+    const latest = new Map<string, ReplicaChange<T>>();
+    for (const change of changes) {
+      latest.set(encodePrimaryKey(change.primaryKey), change);
+    }
+    const upserts: Array<KeyspaceWrite<T>> = [];
+    const deletions: PrimaryKeyInput[] = [];
+    for (const { primaryKey, value } of latest.values()) {
+      if (value === null) {
+        deletions.push(primaryKey);
+      } else {
+        upserts.push({ primaryKey, value });
+      }
+    }
+    await Promise.all([this.putMany(upserts), this.deleteMany(deletions)]);
+  }
+
+  private toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
+    assertTtlSeconds(row.ttlSeconds);
+    const key = this.location.keyOf(row.primaryKey);
+    try {
+      assertConventionalDocument(row.value);
+    } catch (error) {
+      if (error instanceof StorageConventionError) {
+        // Name the row: the bare path ($.field) does not say which table the document was for.
+        throw new StorageConventionError(
+          `${this.location.describe(row.primaryKey)}: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    return { key, value: encodeDocument(row.value), ttlSeconds: row.ttlSeconds };
+  }
+}
