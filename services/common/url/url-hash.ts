@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { normalizeUrl } from './normalize-url';
+
+/**
+ * CONVENTION.md: `url_hash` = first 16 bytes of SHA-256 of the globally normalized URL, lowercase
+ * hex, 32 characters; `content_hash` is the same digest over the content bytes.
+ */
+
+const HASH_BYTE_COUNT = 16;
+
+function truncatedSha256Hex(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest().subarray(0, HASH_BYTE_COUNT).toString('hex');
+}
+
+/**
+ * Hash of the normalized form of `url`. Normalizing here (it is idempotent) means a caller can never
+ * hash a raw URL by mistake. Throws UrlNormalizationError for URLs that cannot be normalized.
+ */
+export function urlHash(url: string): string {
+  return truncatedSha256Hex(normalizeUrl(url));
+}
+
+/** Hash of content bytes; a string is hashed as its UTF-8 encoding. */
+export function contentHash(content: string | Uint8Array): string {
+  return truncatedSha256Hex(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+}

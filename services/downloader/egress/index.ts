@@ -1,0 +1,11 @@
+export { DestinationPolicy } from './destination-policy';
+export type { DestinationPolicyOptions, DestinationVerdict } from './destination-policy';
+export { DestinationResolver, systemHostLookup } from './destination-resolver';
+export type { HostLookup, ResolvedAddress } from './destination-resolver';
+export { EgressError } from './egress-error';
+export type { EgressFailureKind } from './egress-error';
+export { EgressProxy } from './egress-proxy';
+export type { EgressProxyOptions } from './egress-proxy';
+export { DEFAULT_CRAWLER_USER_AGENT, plainHttpFetch } from './plain-http-fetch';
+export type { PlainHttpFetchOptions, PlainHttpResponse } from './plain-http-fetch';
+export type { AddressCategory } from './special-purpose-ranges';

@@ -1,0 +1,93 @@
+import { IncomingMessage, request as httpRequest, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
+import { createByteLimitStream } from './byte-limit-stream';
+import { EgressError, toEgressError } from './egress-error';
+import { endToEndRawHeaders } from './hop-by-hop-headers';
+import { pinnedLookup } from './pinned-lookup';
+import { withoutBrackets } from './ip-address';
+import { ProxyContext } from './proxy-context';
+
+/**
+ * Forwards one absolute-form request (`GET http://host/path`), which is how a browser sends plain
+ * HTTP through a proxy. The destination is resolved and checked first; only then is a socket
+ * opened, to the checked address.
+ *
+ * On any failure the proxy answers nothing and drops the client connection, so for the page the
+ * request got no response at all (http_status null in network_log) — a made-up 403/502 would be
+ * counted as an origin error in health_signal. The real reason goes to the failure registry.
+ */
+export async function forwardProxiedRequest(
+  clientRequest: IncomingMessage,
+  clientResponse: ServerResponse,
+  context: ProxyContext,
+): Promise<void> {
+  let target: URL;
+  try {
+    target = new URL(clientRequest.url ?? '');
+  } catch {
+    clientResponse.writeHead(400).end('absolute-form http:// request required');
+    return;
+  }
+  if (target.protocol !== 'http:') {
+    clientResponse.writeHead(400).end('only http:// is forwarded; use CONNECT for https');
+    return;
+  }
+  const port = Number(target.port || 80);
+  // A client that went away (navigation ended, page recycled) is not an origin failure.
+  let isClientGone = false;
+  clientResponse.on('close', () => {
+    isClientGone = !clientResponse.writableFinished;
+  });
+  const fail = (error: unknown): void => {
+    if (!isClientGone) context.recordFailure(target.hostname, port, toEgressError(error));
+    clientResponse.destroy();
+  };
+
+  let resolved;
+  try {
+    resolved = await context.resolveTarget(target.hostname, port);
+  } catch (error) {
+    fail(error);
+    return;
+  }
+
+  const upstream = httpRequest({
+    host: withoutBrackets(target.hostname),
+    port,
+    method: clientRequest.method,
+    path: `${target.pathname}${target.search}`,
+    headers: endToEndRawHeaders(clientRequest.rawHeaders),
+    agent: context.agent,
+    lookup: pinnedLookup(resolved),
+    timeout: context.idleTimeoutMs,
+  });
+  upstream.on('timeout', () =>
+    upstream.destroy(
+      new EgressError('timeout', `no data from ${target.host} for ${context.idleTimeoutMs} ms`),
+    ),
+  );
+  upstream.on('error', fail);
+  upstream.on('response', (upstreamResponse) => {
+    const declaredLength = Number(upstreamResponse.headers['content-length'] ?? 0);
+    if (declaredLength > context.maxResponseBytes) {
+      upstreamResponse.destroy();
+      fail(new EgressError('content_too_large', `${target.href} declares ${declaredLength} bytes`));
+      return;
+    }
+    clientResponse.writeHead(
+      upstreamResponse.statusCode ?? 502,
+      upstreamResponse.statusMessage,
+      endToEndRawHeaders(upstreamResponse.rawHeaders),
+    );
+    pipeline(
+      upstreamResponse,
+      createByteLimitStream(context.maxResponseBytes, target.href),
+      clientResponse,
+      (error) => {
+        if (error !== undefined && error !== null) fail(error);
+      },
+    );
+  });
+  clientRequest.on('error', () => upstream.destroy());
+  clientRequest.pipe(upstream);
+}

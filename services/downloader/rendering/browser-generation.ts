@@ -1,0 +1,195 @@
+import puppeteer, { Browser, CDPSession, Page } from 'puppeteer-core';
+import { BLOCKED_URL_PATTERNS } from './blocked-resources';
+import { chromiumArguments } from './chromium-arguments';
+
+export interface BrowserLaunchSettings {
+  readonly executablePath: string;
+  readonly proxyUrl: string;
+  /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
+  readonly crawlerUserAgent: string;
+  readonly extraArguments?: readonly string[];
+}
+
+/**
+ * A page left idle this long is sent to about:blank: the old document's timers and pollers stop,
+ * so no traffic reaches an origin outside the politeness layer's control. A page reused sooner
+ * goes straight to its next URL (an extra about:blank navigation per render cost ~10 % of
+ * throughput); the recorders tell the previous document's stray events apart instead.
+ */
+const IDLE_RESET_DELAY_MS = 500;
+const IDLE_RESET_TIMEOUT_MS = 3000;
+
+interface IdlePage {
+  readonly pooled: PooledPage;
+  timer?: NodeJS.Timeout;
+  /** Set once the idle reset started; false when it failed (the page is then discarded). */
+  reset?: Promise<boolean>;
+}
+
+/** A page of the pool with the CDP session the recorders listen on. */
+export interface PooledPage {
+  readonly page: Page;
+  readonly session: CDPSession;
+  readonly mainFrameId: string;
+  readonly generation: BrowserGeneration;
+}
+
+/** A render's view of "the browser or this page's renderer died"; dispose() when the render ends. */
+export interface CrashWatch {
+  readonly crashed: Promise<void>;
+  hasCrashed(): boolean;
+  dispose(): void;
+}
+
+/**
+ * Watches one render's page and browser. Listeners are per render and removed afterwards, so a
+ * long-lived page doesn't accumulate one reaction per render it ever served.
+ */
+export function watchForCrash(pooled: PooledPage): CrashWatch {
+  let hasCrashed = pooled.generation.isLost;
+  let signal: () => void = () => undefined;
+  const crashed = new Promise<void>((resolve) => {
+    signal = () => {
+      hasCrashed = true;
+      resolve();
+    };
+  });
+  if (hasCrashed) signal();
+  pooled.page.on('error', signal); // renderer crash ("Page crashed!")
+  pooled.generation.browser.on('disconnected', signal);
+  return {
+    crashed,
+    hasCrashed: () => hasCrashed,
+    dispose: () => {
+      pooled.page.off('error', signal);
+      pooled.generation.browser.off('disconnected', signal);
+    },
+  };
+}
+
+/**
+ * One launched Chromium and the pages created in it. A generation is replaced after a number of
+ * renders (memory and state accumulate in a long-lived browser) or when it dies; `lost` lets every
+ * render in flight notice a dead browser at once instead of waiting for its own timeout.
+ */
+export class BrowserGeneration {
+  /** Resolves when the browser disconnects: crash, kill, or our own close. */
+  readonly lost: Promise<void>;
+  isLost = false;
+  /** Set once the generation handed out its share of renders: it takes no more work. */
+  isRetiring = false;
+  handedOutCount = 0;
+  /** Set by close(): a disconnect after this is ours, not a crash. */
+  isClosing = false;
+  busyCount = 0;
+  private readonly idlePages: IdlePage[] = [];
+  private userAgent = '';
+
+  private constructor(
+    readonly browser: Browser,
+    readonly sequenceNumber: number,
+  ) {
+    this.lost = new Promise((resolve) => {
+      browser.once('disconnected', () => {
+        this.isLost = true;
+        resolve();
+      });
+    });
+  }
+
+  static async launch(
+    settings: BrowserLaunchSettings,
+    sequenceNumber: number,
+  ): Promise<BrowserGeneration> {
+    const browser = await puppeteer.launch({
+      executablePath: settings.executablePath,
+      headless: true,
+      // DevTools over a pipe: no debugging port that a page (or anything else) could reach.
+      pipe: true,
+      // Keep Chromium's popup blocker (puppeteer turns it off by default).
+      ignoreDefaultArgs: ['--disable-popup-blocking'],
+      // No userDataDir: puppeteer creates a fresh temporary profile and removes it on close.
+      args: [...chromiumArguments(settings.proxyUrl), ...(settings.extraArguments ?? [])],
+      defaultViewport: { width: 1280, height: 900 },
+      protocolTimeout: 30_000,
+    });
+    const generation = new BrowserGeneration(browser, sequenceNumber);
+    generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
+    return generation;
+  }
+
+  get processId(): number | undefined {
+    return this.browser.process()?.pid;
+  }
+
+  /**
+   * Creates `count` idle pages up front, so the first renders after a launch (or a recycle) don't
+   * each pay for page creation and set-up.
+   */
+  async openIdlePages(count: number): Promise<void> {
+    const pages = await Promise.all(Array.from({ length: count }, () => this.createPage()));
+    this.idlePages.push(...pages.map((pooled) => ({ pooled })));
+  }
+
+  /** The most recently used idle page (its reset, if one started, finished), or a new page. */
+  async takePage(): Promise<PooledPage> {
+    this.handedOutCount += 1;
+    this.busyCount += 1;
+    try {
+      for (let idle = this.idlePages.pop(); idle !== undefined; idle = this.idlePages.pop()) {
+        clearTimeout(idle.timer);
+        if (idle.pooled.page.isClosed()) continue; // its renderer crashed while idle
+        if (idle.reset === undefined || (await idle.reset)) return idle.pooled;
+        await idle.pooled.page.close().catch(() => undefined);
+      }
+      return await this.createPage();
+    } catch (error) {
+      this.busyCount -= 1;
+      throw error;
+    }
+  }
+
+  /** Back to the idle list, or closed when it can't be trusted any more. */
+  async returnPage(pooled: PooledPage, isReusable: boolean): Promise<void> {
+    this.busyCount -= 1;
+    if (isReusable && !this.isLost && !this.isRetiring) {
+      const idle: IdlePage = { pooled };
+      idle.timer = setTimeout(() => {
+        idle.reset = pooled.page.goto('about:blank', { timeout: IDLE_RESET_TIMEOUT_MS }).then(
+          () => true,
+          () => false,
+        );
+      }, IDLE_RESET_DELAY_MS);
+      this.idlePages.push(idle);
+      return;
+    }
+    await pooled.page.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.isClosing = true;
+    this.isRetiring = true;
+    for (const idle of this.idlePages) clearTimeout(idle.timer);
+    // close() also reaps the process and deletes the temporary profile.
+    await this.browser.close().catch(() => this.browser.process()?.kill('SIGKILL'));
+  }
+
+  private async createPage(): Promise<PooledPage> {
+    const page = await this.browser.newPage();
+    // A renderer that crashes leaves a page that can't navigate: close it so no render gets it.
+    page.once('error', () => void page.close().catch(() => undefined));
+    // alert()/confirm()/prompt() would block the page's scripts (and our snapshot) until answered.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // A popup is a page nobody renders or watches: close it at once.
+    page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+    const session = await page.createCDPSession();
+    const [{ frameTree }] = await Promise.all([
+      session.send('Page.getFrameTree'),
+      session.send('Network.enable'),
+      session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
+      session.send('Runtime.enable'),
+      page.setUserAgent(this.userAgent),
+    ]);
+    return { page, session, mainFrameId: frameTree.frame.id, generation: this };
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Command-line flags for the render browser, each with its reason.
+ *
+ * Outbound safety does not rest on Chromium's good behaviour: every connection it makes goes
+ * through the egress proxy (which resolves and checks), and it is told never to resolve a name
+ * itself. The remaining flags keep a headless Chromium from phoning home and keep its cost low on
+ * a small machine.
+ */
+export function chromiumArguments(proxyUrl: string): string[] {
+  return [
+    // Root in a container cannot use the setuid/user-namespace sandbox; the proxy is what keeps
+    // pages off internal networks.
+    '--no-sandbox',
+    // Background services (updates, sync, time, sign-in checks) would otherwise contact Google.
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-gpu',
+    // QUIC is UDP: it could not go through an HTTP proxy.
+    '--disable-quic',
+    // WebRTC may send UDP straight to the network; allow only what goes through the proxy.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    `--proxy-server=${proxyUrl}`,
+    // Chromium bypasses proxies for loopback by default; loopback targets must be checked too.
+    '--proxy-bypass-list=<-loopback>',
+    // Names are resolved by the proxy under the destination policy, never by Chromium itself
+    // (the proxy address is a literal, excluded so the proxy stays reachable).
+    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    // No image is ever fetched — including CSS backgrounds and extension-less URLs, which no URL
+    // pattern can catch. Fonts and media are blocked by URL pattern (blocked-resources.ts).
+    '--blink-settings=imagesEnabled=false',
+    // One renderer process for cross-site iframes: their Network/Runtime events then reach the
+    // page's own CDP session (no out-of-process-iframe sessions to chase), and two cores are spared
+    // a process per site.
+    '--disable-site-isolation-trials',
+    '--disable-features=IsolateOrigins,site-per-process,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading',
+    // /dev/shm is small in containers; Chromium crashes when it runs out.
+    '--disable-dev-shm-usage',
+  ];
+}

@@ -1,0 +1,308 @@
+import { normalizeUrl, UrlNormalizationError } from '../../common/url/normalize-url';
+import { DestinationPolicy } from '../egress/destination-policy';
+import { DestinationResolver, HostLookup } from '../egress/destination-resolver';
+import { EgressError } from '../egress/egress-error';
+import { EgressProxy } from '../egress/egress-proxy';
+import { DEFAULT_CRAWLER_USER_AGENT } from '../egress/plain-http-fetch';
+import { PooledPage, watchForCrash } from './browser-generation';
+import { contractTimeToHttpDate } from './contract-time';
+import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
+import { PagePool } from './page-pool';
+import {
+  invalidSelectorOutcome,
+  PageRenderSettings,
+  PageRenderTask,
+  renderOnPage,
+} from './page-render';
+import { isValidSelector } from './page-snapshot';
+import type { RenderOutcome, RenderRequest } from './render-outcome';
+import {
+  outcomeCountKey,
+  RenderEngineObserver,
+  RenderEngineStatistics,
+} from './render-engine-observer';
+import { fetchWithoutRendering } from './unrendered-fetch';
+
+export interface RenderEngineOptions {
+  /** Which destinations may be contacted; tests and the demo allow-list their loopback addresses. */
+  readonly destinationPolicy: DestinationPolicy;
+  /** DNS lookup (injectable: tests never query a resolver). */
+  readonly hostLookup?: HostLookup;
+  /** Pages rendering at once (= pool size). */
+  readonly concurrency?: number;
+  /** Renders per browser before it is replaced. */
+  readonly recycleAfterRenderCount?: number;
+  readonly executablePath?: string;
+  /** Honest crawler identification; appended to Chromium's UA, used alone for plain fetches. */
+  readonly userAgent?: string;
+  readonly quietWindowMs?: number;
+  readonly quietWindowCapMs?: number;
+  /** Rendered HTML characters / plain-fetch body bytes; larger → content_too_large. */
+  readonly maxContentBytes?: number;
+  readonly maxLinkCount?: number;
+  readonly maxRedirectCount?: number;
+  readonly extraChromiumArguments?: readonly string[];
+  readonly observer?: RenderEngineObserver;
+}
+
+/** Past the render's own timeout, how long we still wait before declaring the page hung. */
+const HARD_LIMIT_GRACE_MS = 5000;
+const STOP_GRACE_MS = 10_000;
+
+function delay(milliseconds: number): { promise: Promise<void>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, milliseconds);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * The render engine core: one long-lived Chromium behind the egress proxy, a bounded pool of
+ * reused pages, and the plain-HTTP path for `should_render = false`.
+ *
+ * `render()` always settles with an outcome (page | not_modified | failed | refused): a browser
+ * that dies mid-render fails its renders with `browser_crashed` and is replaced; a page that hangs
+ * past its timeout is discarded. Rate limits and robots.txt are the politeness layer's job: it
+ * should call `render()` only when `freePageCount > 0`, or the call queues for a page.
+ */
+export class RenderEngine {
+  private readonly resolver: DestinationResolver;
+  private readonly proxy: EgressProxy;
+  private pool: PagePool | undefined;
+  private readonly inFlight = new Set<Promise<RenderOutcome>>();
+  private readonly outcomeCounts: Record<string, number> = {};
+  private browserLossCount = 0;
+  private queuedRenderCount = 0;
+  private isStopping = false;
+  /** Pages rendering at once: the pool size. */
+  readonly concurrency: number;
+  private readonly userAgent: string;
+  private readonly maxContentBytes: number;
+  private readonly renderSettings: PageRenderSettings;
+
+  constructor(private readonly options: RenderEngineOptions) {
+    this.resolver = new DestinationResolver({
+      policy: options.destinationPolicy,
+      lookup: options.hostLookup,
+    });
+    this.proxy = new EgressProxy({ resolver: this.resolver });
+    this.concurrency = options.concurrency ?? 4;
+    this.userAgent = options.userAgent ?? DEFAULT_CRAWLER_USER_AGENT;
+    this.maxContentBytes = options.maxContentBytes ?? 10 * 1024 * 1024;
+    this.renderSettings = {
+      quietWindowMs: options.quietWindowMs ?? 400,
+      quietWindowCapMs: options.quietWindowCapMs ?? 2000,
+      maxHtmlCharacterCount: this.maxContentBytes,
+      maxLinkCount: options.maxLinkCount ?? 5000,
+      egressFailures: this.proxy.failures,
+    };
+  }
+
+  /** Starts the egress proxy and the first browser; throws when Chromium can't be launched. */
+  async start(): Promise<void> {
+    await this.proxy.start();
+    const observer = this.options.observer;
+    this.pool = new PagePool({
+      concurrency: this.concurrency,
+      recycleAfterRenderCount: this.options.recycleAfterRenderCount ?? 200,
+      launchSettings: {
+        executablePath:
+          this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        proxyUrl: this.proxy.proxyUrl,
+        crawlerUserAgent: this.userAgent,
+        extraArguments: this.options.extraChromiumArguments,
+      },
+      events: {
+        browserStarted: (generation) =>
+          observer?.browserStarted?.({
+            sequenceNumber: generation.sequenceNumber,
+            processId: generation.processId,
+          }),
+        browserLost: (generation) => {
+          this.browserLossCount += 1;
+          observer?.browserLost?.({ sequenceNumber: generation.sequenceNumber });
+        },
+      },
+    });
+    try {
+      await this.pool.warmUp();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  /** Lets renders in flight finish (bounded), then closes the browser and the proxy. */
+  async stop(): Promise<void> {
+    this.isStopping = true;
+    const grace = delay(STOP_GRACE_MS);
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace.promise]);
+    grace.cancel();
+    await this.pool?.close();
+    await this.proxy.stop();
+  }
+
+  /** Renders (or plainly fetches) one URL. Never rejects for page-level problems. */
+  render(request: RenderRequest): Promise<RenderOutcome> {
+    if (this.pool === undefined || this.isStopping) {
+      return Promise.reject(new Error('RenderEngine is not running'));
+    }
+    const rendering = this.renderCounted(request);
+    this.inFlight.add(rendering);
+    void rendering.finally(() => this.inFlight.delete(rendering));
+    return rendering;
+  }
+
+  get freePageCount(): number {
+    return this.pool?.slots.availableCount ?? 0;
+  }
+
+  statistics(): RenderEngineStatistics {
+    return {
+      concurrency: this.concurrency,
+      busyPageCount: this.concurrency - this.freePageCount,
+      freePageCount: this.freePageCount,
+      queuedRenderCount: this.queuedRenderCount,
+      browserLaunchCount: this.pool?.browserLaunchCount ?? 0,
+      browserLossCount: this.browserLossCount,
+      outcomeCounts: { ...this.outcomeCounts },
+    };
+  }
+
+  /** Process id of the current Chromium (operations; tests kill it to simulate a crash). */
+  browserProcessId(): number | undefined {
+    return this.pool?.browserProcessId;
+  }
+
+  private async renderCounted(request: RenderRequest): Promise<RenderOutcome> {
+    const timing = { queueWaitMs: 0, startedAtMs: Date.now() };
+    const outcome = await this.renderOrFetch(request, timing);
+    const key = outcomeCountKey(outcome);
+    this.outcomeCounts[key] = (this.outcomeCounts[key] ?? 0) + 1;
+    this.options.observer?.renderFinished?.({
+      outcome,
+      isRendered: request.shouldRender,
+      queueWaitMs: timing.queueWaitMs,
+      durationMs: Date.now() - timing.startedAtMs,
+    });
+    return outcome;
+  }
+
+  private async renderOrFetch(
+    request: RenderRequest,
+    timing: { queueWaitMs: number; startedAtMs: number },
+  ): Promise<RenderOutcome> {
+    let url: string;
+    try {
+      url = normalizeUrl(request.url);
+    } catch (error) {
+      if (error instanceof UrlNormalizationError) {
+        return refusedOutcome(error.reason, error.message);
+      }
+      throw error;
+    }
+    if (!request.shouldRender) {
+      return fetchWithoutRendering(url, request, {
+        resolver: this.resolver,
+        userAgent: this.userAgent,
+        maxBodyBytes: this.maxContentBytes,
+        maxRedirectCount: this.options.maxRedirectCount ?? 5,
+      });
+    }
+    // Refusals and DNS failures are known before a page is taken (the proxy checks again later).
+    try {
+      await this.resolver.resolve(new URL(url).hostname);
+    } catch (error) {
+      if (error instanceof EgressError) return outcomeOfEgressError(error, new Date());
+      throw error;
+    }
+    const pool = this.pool as PagePool;
+    let pooled: PooledPage;
+    this.queuedRenderCount += 1;
+    try {
+      pooled = await pool.acquire();
+    } catch (error) {
+      return failedOutcome('browser_crashed', `no browser available: ${String(error)}`, new Date());
+    } finally {
+      this.queuedRenderCount -= 1;
+      timing.queueWaitMs = Date.now() - timing.startedAtMs;
+      timing.startedAtMs = Date.now();
+    }
+    const waitSelector = request.waitSelector?.trim() || null;
+    const task: PageRenderTask = {
+      url,
+      waitSelector,
+      timeoutMs: request.timeoutMs,
+      validators:
+        request.etag || request.lastModifiedAt
+          ? {
+              ifNoneMatch: request.etag ?? undefined,
+              ifModifiedSince: contractTimeToHttpDate(request.lastModifiedAt),
+            }
+          : undefined,
+      sentValidators: { etag: request.etag, lastModifiedAt: request.lastModifiedAt },
+    };
+    let isReusable = false;
+    try {
+      if (waitSelector !== null && !(await isValidSelector(pooled.session, waitSelector))) {
+        isReusable = true;
+        return invalidSelectorOutcome(waitSelector);
+      }
+      const guarded = await this.renderGuarded(pooled, task);
+      isReusable = guarded.isPageReusable;
+      return guarded.outcome;
+    } finally {
+      await pool.release(pooled, isReusable);
+    }
+  }
+
+  /**
+   * Races the render against the browser's death, the page's crash and a hard time limit, so a
+   * render in flight when Chromium dies fails at once with browser_crashed instead of hanging.
+   */
+  private async renderGuarded(
+    pooled: PooledPage,
+    task: PageRenderTask,
+  ): Promise<{ outcome: RenderOutcome; isPageReusable: boolean }> {
+    const watch = watchForCrash(pooled);
+    const hardLimit = delay(task.timeoutMs + HARD_LIMIT_GRACE_MS);
+    const rendering = renderOnPage(pooled, task, this.renderSettings).then(
+      (outcome) => ({ outcome }),
+      (error: unknown) => ({ error }),
+    );
+    const winner = await Promise.race([
+      rendering,
+      watch.crashed.then(() => 'crashed' as const),
+      hardLimit.promise.then(() => 'hung' as const),
+    ]);
+    hardLimit.cancel();
+    watch.dispose();
+    const crashOutcome = (detail: string) => ({
+      outcome: failedOutcome('browser_crashed', detail, new Date()),
+      isPageReusable: false,
+    });
+    if (winner === 'crashed') {
+      return crashOutcome('the browser or the page crashed during the render');
+    }
+    if (winner === 'hung') {
+      return {
+        outcome: failedOutcome(
+          'navigation_timeout',
+          `page unresponsive after ${task.timeoutMs} ms`,
+          new Date(),
+        ),
+        isPageReusable: false,
+      };
+    }
+    if ('error' in winner) {
+      // Not a page-level failure: the browser or the protocol misbehaved. Treat the page as broken.
+      return crashOutcome(`render aborted: ${String(winner.error)}`);
+    }
+    const hasCrashed = watch.hasCrashed() || pooled.generation.isLost;
+    if (winner.outcome.kind === 'failed' && hasCrashed) {
+      return crashOutcome(`the browser died during the render (${winner.outcome.message})`);
+    }
+    return { outcome: winner.outcome, isPageReusable: !hasCrashed };
+  }
+}
