@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { ServiceConfig } from '../common/config/service-config';
+import type { Frontier } from './frontier/frontier';
 
-/** What the scheduler's handlers share. Extend it as the service grows. */
+/** What the scheduler's handlers share. */
 export interface SchedulerContext {
   config: ServiceConfig;
   logger: Logger;
+  frontier: Frontier;
 }

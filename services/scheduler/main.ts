@@ -1,27 +1,13 @@
-import { createSchedulerRouter } from '../../generated/scheduler';
-import openApiDocument from '../../generated/scheduler/openapi.json';
 import { runService, type RunningService } from '../common/service-host/run-service';
-import { createSchedulerHandlers } from './handlers';
+import { schedulerServiceDefinition, type SchedulerDependencies } from './assemble-scheduler';
 
 /** Starts the scheduler as its own process (see `--help` for flags and environment variables). */
 export function startScheduler(
   argv?: string[],
-  environment?: NodeJS.ProcessEnv,
+  environment: NodeJS.ProcessEnv = process.env,
+  dependencies?: SchedulerDependencies,
 ): Promise<RunningService> {
-  return runService(
-    {
-      serviceName: 'scheduler',
-      apiDocument: openApiDocument,
-      assemble: async ({ config, logger, routerOptions }) => ({
-        contractRouter: createSchedulerRouter(
-          createSchedulerHandlers({ config, logger }),
-          routerOptions,
-        ),
-      }),
-    },
-    argv,
-    environment,
-  );
+  return runService(schedulerServiceDefinition(environment, dependencies), argv, environment);
 }
 
 if (require.main === module) {

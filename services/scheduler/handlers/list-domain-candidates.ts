@@ -1,12 +1,13 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SchedulerContext } from '../context';
+
+const DEFAULT_LIMIT = 100;
 
 /** GET /v1/domain-candidates — Domains seen in seeds or link lists that have no rule yet (for the sampler). */
 export function createListDomainCandidatesHandler(
-  _context: SchedulerContext,
+  context: SchedulerContext,
 ): SchedulerHandlers['listDomainCandidates'] {
-  return async () => {
-    throw notImplemented('listDomainCandidates');
-  };
+  return async ({ query }) => ({
+    domain_list: await context.frontier.listDomainCandidates(query.limit ?? DEFAULT_LIMIT),
+  });
 }

@@ -1,12 +1,9 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SchedulerContext } from '../context';
 
 /** POST /v1/report — Report the results of a whole lease (idempotent by lease_id). */
 export function createReportLeaseHandler(
-  _context: SchedulerContext,
+  context: SchedulerContext,
 ): SchedulerHandlers['reportLease'] {
-  return async () => {
-    throw notImplemented('reportLease');
-  };
+  return async ({ body }) => context.frontier.report(body);
 }

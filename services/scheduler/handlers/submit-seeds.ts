@@ -1,12 +1,9 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SchedulerContext } from '../context';
 
 /** POST /v1/seeds — Add seed URLs to the frontier. */
 export function createSubmitSeedsHandler(
-  _context: SchedulerContext,
+  context: SchedulerContext,
 ): SchedulerHandlers['submitSeeds'] {
-  return async () => {
-    throw notImplemented('submitSeeds');
-  };
+  return async ({ body }) => context.frontier.submitSeeds(body.seed_list);
 }

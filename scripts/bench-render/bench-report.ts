@@ -1,0 +1,156 @@
+import { TARGET_RATIO_TO_BARE_LOOP, TARGET_RATIO_TO_CRAWLEE } from './bench-settings';
+import type { ContenderRun } from './contender-run';
+import type { RunStatistics } from './run-statistics';
+
+export type ContenderRole = 'downloader-service' | 'render-engine' | 'crawlee' | 'bare-loop';
+
+/** A contender over all rounds. */
+export interface MeasuredContender {
+  readonly role: ContenderRole;
+  readonly label: string;
+  readonly runs: readonly ContenderRun[];
+  /** Undefined when the contender produced no measured page. */
+  readonly statistics?: RunStatistics;
+}
+
+export interface Verdict {
+  readonly isPass: boolean;
+  readonly text: string;
+}
+
+const MEGABYTE = 1024 * 1024;
+const EXAMPLES_SHOWN = 5;
+
+function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]),
+        )
+        .join('  '),
+    )
+    .join('\n');
+}
+
+function rowOf({ label, statistics }: MeasuredContender): string[] {
+  if (statistics === undefined) return [label, ...Array<string>(10).fill('-')];
+  const optional = (value: number | undefined, format: (value: number) => string) =>
+    value === undefined ? 'n/a' : format(value);
+  const megabytes = (bytes: number) => (bytes / MEGABYTE).toFixed(0);
+  return [
+    label,
+    String(statistics.pageCount),
+    String(statistics.failedCount),
+    statistics.pagesPerSecond.toFixed(2),
+    statistics.p50LatencyMs.toFixed(0),
+    statistics.p95LatencyMs.toFixed(0),
+    optional(statistics.peakRssBytes, megabytes),
+    optional(statistics.peakPssBytes, megabytes),
+    optional(statistics.cpuMsPerPage, (value) => value.toFixed(0)),
+    optional(statistics.machineBusyPercent, (value) => value.toFixed(0)),
+    `${statistics.missingXhrCount}/${statistics.expectedXhrCount}`,
+  ];
+}
+
+/** The results table, then per contender what kept it from running and what went wrong. */
+export function formatResults(contenders: readonly MeasuredContender[]): string {
+  const header = [
+    'contender',
+    'pages',
+    'failed',
+    'pages/s',
+    'p50 ms',
+    'p95 ms',
+    'peak RSS MB',
+    'peak PSS MB',
+    'CPU ms/page',
+    'machine busy %',
+    'XHRs missing',
+  ];
+  const lines = [formatTable([header, ...contenders.map(rowOf)])];
+  for (const { label, runs, statistics } of contenders) {
+    const details = [
+      ...new Set([
+        ...runs.flatMap((run) => (run.skippedBecause ? [`not run: ${run.skippedBecause}`] : [])),
+        ...runs.flatMap((run, round) =>
+          run.error ? [`error (round ${round + 1}): ${run.error}`] : [],
+        ),
+        ...runs.flatMap((run) => run.notes ?? []),
+      ]),
+      ...(statistics?.overLimitAnswerCount
+        ? [`429 answers: ${statistics.overLimitAnswerCount}`]
+        : []),
+      ...(statistics?.problems.slice(0, EXAMPLES_SHOWN) ?? []),
+    ];
+    if (details.length > 0) lines.push(`\n${label}:\n  ${details.join('\n  ')}`);
+  }
+  lines.push(
+    '\npages/s: measured pages over their render windows, summed over the rounds (warm-up pages ' +
+      'excluded); latency: request start to end of render. Memory: highest peak over the rounds ' +
+      "of the contender's process tree (Node + Chromium), sampled every 250 ms — RSS counts shared " +
+      'pages once per process, PSS splits them. CPU ms/page: CPU time of that tree during the ' +
+      'measured windows per measured page. machine busy %: all cores, all processes (other work ' +
+      'on the machine included) during those windows.',
+  );
+  return lines.join('\n');
+}
+
+function ratioVerdict(
+  downloader: MeasuredContender,
+  peer: MeasuredContender | undefined,
+  target: number,
+  peerName: string,
+): Verdict {
+  const peerRate = peer?.statistics?.pagesPerSecond ?? 0;
+  if (peerRate === 0) return { isPass: false, text: `no ${peerName} result to compare with` };
+  const ratio = (downloader.statistics?.pagesPerSecond ?? 0) / peerRate;
+  return {
+    isPass: ratio >= target,
+    text: `${downloader.label} / ${peerName}: ${ratio.toFixed(2)}× pages/s (target ≥ ${target}×)`,
+  };
+}
+
+/**
+ * The issue's targets, judged on the full downloader path when it ran, else on the engine-only
+ * fallback row (said so in every line).
+ */
+export function judgeTargets(contenders: readonly MeasuredContender[]): Verdict[] {
+  const byRole = (role: ContenderRole) => contenders.find((contender) => contender.role === role);
+  const service = byRole('downloader-service');
+  const downloader = service?.statistics?.pageCount ? service : byRole('render-engine');
+  if (downloader?.statistics === undefined) {
+    return [
+      { isPass: false, text: 'no downloader result (neither the service nor the engine ran)' },
+    ];
+  }
+  const statistics = downloader.statistics;
+  const verdicts = [
+    ratioVerdict(downloader, byRole('crawlee'), TARGET_RATIO_TO_CRAWLEE, 'Crawlee'),
+    ratioVerdict(downloader, byRole('bare-loop'), TARGET_RATIO_TO_BARE_LOOP, 'bare loop'),
+    {
+      isPass: statistics.failedCount === 0 && statistics.pageCount > 0,
+      text: `${downloader.label}: ${statistics.failedCount} of ${statistics.pageCount} pages failed`,
+    },
+    {
+      isPass: statistics.missingXhrCount === 0 && statistics.expectedXhrCount > 0,
+      text:
+        `${downloader.label}: every XHR of every page in its network_log — ` +
+        `${statistics.missingXhrCount} of ${statistics.expectedXhrCount} missing`,
+    },
+  ];
+  if (downloader !== service) {
+    return verdicts.map((verdict) => ({
+      ...verdict,
+      text: `${verdict.text} [fallback: the full service path did not run]`,
+    }));
+  }
+  return verdicts;
+}
+
+export function formatVerdicts(verdicts: readonly Verdict[]): string {
+  return verdicts
+    .map((verdict) => `${verdict.isPass ? 'PASS' : 'FAIL'}  ${verdict.text}`)
+    .join('\n');
+}

@@ -1,0 +1,23 @@
+import type { PageRecord } from '../page-record';
+
+/** Contenders that run in a child process of their own (the downloader service is its own process). */
+export type ChildContenderKind = 'render-engine' | 'crawlee' | 'bare-loop';
+
+/** Parent → child: what to render. */
+export interface ContenderJob {
+  readonly kind: ChildContenderKind;
+  readonly urls: readonly string[];
+  /** The bench site's loopback addresses: the only destinations a contender may reach. */
+  readonly hosts: readonly string[];
+}
+
+/** Child → parent. */
+export type ContenderMessage =
+  | { readonly type: 'page'; readonly record: PageRecord }
+  | { readonly type: 'done' }
+  | { readonly type: 'error'; readonly message: string };
+
+export type RunContender = (
+  job: ContenderJob,
+  onRecord: (record: PageRecord) => void,
+) => Promise<void>;

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DownloaderClient } from '../../../generated/downloader';
+import {
+  ContractHttpError,
+  TooManyRequestsError,
+} from '../../../services/common/contract-runtime/client-errors';
+import { sleep } from '../../../services/common/contract-runtime/retry-backoff';
+import {
+  startServiceProcess,
+  StartedServiceProcess,
+} from '../../../services/common/testing/service-process';
+import {
+  BENCH_CONCURRENCY,
+  CHROMIUM_PATH,
+  QUIET_WINDOW_MS,
+  RECYCLE_AFTER_RENDER_COUNT,
+  RENDER_TIMEOUT_MS,
+  WAIT_SELECTOR,
+} from '../bench-settings';
+import type { ContenderRun } from '../contender-run';
+import type { PageRecord } from '../page-record';
+import { RenderedOnce, renderUrlStream } from '../page-stream';
+import { ProcessTreeSampler } from '../process-tree';
+import { resultOfWebPage } from '../web-page-result';
+
+export interface DownloaderServiceSettings {
+  /** Use a downloader already running there instead of starting one (its usage is unmeasured). */
+  readonly externalUrl?: string;
+  readonly externalToken?: string;
+  /** Extra flags for the started downloader process (they win over the bench's environment). */
+  readonly extraArguments: readonly string[];
+}
+
+export interface DownloaderServiceRunOptions {
+  readonly label: string;
+  /** The bench site's addresses: the downloader's allow-list must be exactly these. */
+  readonly hosts: readonly string[];
+  readonly onRecord: (record: PageRecord) => void;
+  readonly signal: AbortSignal;
+  /** The whole run; renders still going after it are aborted. */
+  readonly timeoutMs: number;
+}
+
+/** A page held back this often by the downloader's own limit counts as failed. */
+const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
+
+/**
+ * The started downloader's settings (services/downloader/downloader-settings.ts), given as
+ * environment variables so that a flag from `--downloader-arg` still wins: a render-only node
+ * (entry B alone, no scheduler), an operator allow-list of exactly the bench's loopback addresses,
+ * and the same page count, quiet window, recycling and browser as every other contender. The
+ * data directory is a fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
+ */
+function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
+  return {
+    DOWNLOADER_TOKEN: token,
+    DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
+    DOWNLOADER_LEASE_LOOP: 'off',
+    DOWNLOADER_PAGE_POOL_SIZE: String(BENCH_CONCURRENCY),
+    DOWNLOADER_MAX_CONCURRENT_COUNT: String(BENCH_CONCURRENCY),
+    DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
+    DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(RECYCLE_AFTER_RENDER_COUNT),
+    CHROMIUM_PATH,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+}
+
+/** Entry B as a caller uses it: min_interval_ms 0, back off on 429 as told, no other retry. */
+async function renderThroughEntryB(
+  client: DownloaderClient,
+  url: string,
+  signal: AbortSignal,
+): Promise<RenderedOnce> {
+  for (let overLimitAnswerCount = 0; ; overLimitAnswerCount += 1) {
+    try {
+      const page = await client.renderPage(
+        {
+          url,
+          should_render: true,
+          wait_selector: WAIT_SELECTOR,
+          timeout_ms: RENDER_TIMEOUT_MS,
+          should_store: true,
+          min_interval_ms: 0,
+        },
+        { signal },
+      );
+      return { result: resultOfWebPage(page), overLimitAnswerCount };
+    } catch (error) {
+      const isOverLimit = error instanceof TooManyRequestsError;
+      if (!isOverLimit || overLimitAnswerCount >= MAX_OVER_LIMIT_ANSWERS_PER_PAGE) throw error;
+      await sleep(Math.max(50, error.retryAfterSeconds * 1000), signal);
+    }
+  }
+}
+
+/**
+ * One render of a warm-up URL before the run: says whether the full path can be measured at all.
+ * A 501 skips the row; a refused destination is a set-up error. Anything else (a failed render)
+ * is left to the run itself to count.
+ */
+async function checkEntryB(
+  client: DownloaderClient,
+  url: string,
+  hosts: readonly string[],
+  signal: AbortSignal,
+): Promise<Pick<ContenderRun, 'skippedBecause' | 'error'> | undefined> {
+  try {
+    await renderThroughEntryB(client, url, signal);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ContractHttpError)) return undefined;
+    if (error.status === 501)
+      return { skippedBecause: `POST /v1/render answers 501 ${error.errorCode}` };
+    if (error.errorCode !== 'destination_not_allowed') return undefined;
+    return {
+      error:
+        `the downloader refuses the bench hosts (${error.message}); its allow-list must be ` +
+        `exactly ${hosts.join(', ')} (DOWNLOADER_ALLOW_DESTINATIONS)`,
+    };
+  }
+}
+
+/**
+ * The downloader's full render path — entry B, POST /v1/render through the generated client,
+ * against a real downloader process (rate-limit layer, robots check, render, storing the object),
+ * started here unless an external one is given.
+ */
+export async function runDownloaderService(
+  urls: readonly string[],
+  settings: DownloaderServiceSettings,
+  options: DownloaderServiceRunOptions,
+): Promise<ContenderRun> {
+  const { label } = options;
+  const notes: string[] = [];
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const dataDirectory = await mkdtemp(join(tmpdir(), 'bench-render-downloader-'));
+  let started: StartedServiceProcess | undefined;
+  let sampler: ProcessTreeSampler | undefined;
+  try {
+    let baseUrl = settings.externalUrl;
+    let token = settings.externalToken ?? '';
+    if (baseUrl === undefined) {
+      token = randomBytes(24).toString('hex');
+      started = await startServiceProcess(
+        'downloader',
+        ['--data-dir', dataDirectory, ...settings.extraArguments],
+        downloaderEnvironment(options.hosts, token),
+        30_000,
+      );
+      baseUrl = started.url;
+      sampler = new ProcessTreeSampler(started.child.pid as number).start();
+    } else {
+      notes.push(`external downloader at ${baseUrl}: its memory and CPU are not measured`);
+    }
+    const client = new DownloaderClient({
+      baseUrl,
+      token,
+      timeoutMs: RENDER_TIMEOUT_MS + 15_000,
+      maximumAttemptCount: 1, // a 5xx is a failed render to count, not to hide by retrying
+    });
+    const unavailable = await checkEntryB(client, urls[0], options.hosts, signal);
+    if (unavailable !== undefined) return { label, records: [], notes, ...unavailable };
+    const records = await renderUrlStream(
+      urls,
+      BENCH_CONCURRENCY,
+      (url) => renderThroughEntryB(client, url, signal),
+      options.onRecord,
+    );
+    return {
+      label,
+      records,
+      usage: sampler?.stop(),
+      notes,
+      error: signal.aborted ? `aborted: ${String(signal.reason)}` : undefined,
+    };
+  } catch (error) {
+    return { label, records: [], error: (error as Error).message, notes };
+  } finally {
+    sampler?.stop();
+    await started?.stop(15_000);
+    sampler?.killSurvivors();
+    await rm(dataDirectory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,80 @@
+import type { CDPSession, HTTPResponse, Page } from 'puppeteer-core';
+import { BLOCKED_URL_PATTERNS } from '../../services/downloader/rendering/blocked-resources';
+import { NetworkLogRecorder } from '../../services/downloader/rendering/network-log-recorder';
+import { waitForNetworkQuiet } from '../../services/downloader/rendering/network-quiet-wait';
+import { takePageSnapshot } from '../../services/downloader/rendering/page-snapshot';
+import {
+  QUIET_WINDOW_CAP_MS,
+  QUIET_WINDOW_MS,
+  RENDER_TIMEOUT_MS,
+  WAIT_SELECTOR,
+} from './bench-settings';
+import type { RenderResult } from './page-record';
+
+/**
+ * A page prepared the way the engine prepares its pages (browser-generation.ts): a CDP session
+ * with the Network and Runtime domains on and fonts/media/images blocked through
+ * Network.setBlockedURLs (never request interception).
+ */
+export interface InstrumentedPage {
+  readonly page: Page;
+  readonly session: CDPSession;
+  readonly mainFrameId: string;
+}
+
+export async function instrumentPage(page: Page): Promise<InstrumentedPage> {
+  const session = await page.createCDPSession();
+  const [{ frameTree }] = await Promise.all([
+    session.send('Page.getFrameTree'),
+    session.send('Network.enable'),
+    session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
+    session.send('Runtime.enable'),
+  ]);
+  return { page, session, mainFrameId: frameTree.frame.id };
+}
+
+/** Starts the engine's network recorder for one navigation; call before `goto`. */
+export function startRecording(instrumented: InstrumentedPage): NetworkLogRecorder {
+  const recorder = new NetworkLogRecorder(instrumented.session, instrumented.mainFrameId);
+  recorder.start();
+  return recorder;
+}
+
+/**
+ * After the navigation: the engine's wait condition (wait selector, then its network-quiet wait,
+ * with the engine's own code) and its snapshot script (HTML, text, links with landmarks), so the
+ * peers do the same work per page as the engine. Stops the recorder.
+ */
+export async function finishRender(
+  instrumented: InstrumentedPage,
+  recorder: NetworkLogRecorder,
+  response: HTTPResponse | null,
+  startedAtMs: number,
+): Promise<RenderResult> {
+  try {
+    const status = response?.status();
+    if (status === undefined || status >= 400) {
+      return { isSuccess: false, failure: `main document answered ${status ?? 'nothing'}` };
+    }
+    const remainingMs = () => Math.max(0, startedAtMs + RENDER_TIMEOUT_MS - Date.now());
+    await instrumented.page.waitForSelector(WAIT_SELECTOR, { timeout: remainingMs() });
+    await waitForNetworkQuiet(
+      recorder,
+      QUIET_WINDOW_MS,
+      Math.min(QUIET_WINDOW_CAP_MS, remainingMs()),
+    );
+    const snapshot = await takePageSnapshot(instrumented.session, WAIT_SELECTOR, {
+      maxHtmlCharacterCount: 10 * 1024 * 1024,
+      maxLinkCount: 5000,
+    });
+    return {
+      isSuccess: true,
+      xhrUrls: recorder.networkLog
+        .filter((entry) => entry.type === 'xhr')
+        .map((entry) => entry.url),
+      linkCount: snapshot.links.length,
+    };
+  } finally {
+    recorder.stop();
+  }
+}

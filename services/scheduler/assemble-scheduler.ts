@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { DownloaderClient } from '../../generated/downloader';
+import { createSchedulerRouter } from '../../generated/scheduler';
+import openApiDocument from '../../generated/scheduler/openapi.json';
+import type { ServiceDefinition } from '../common/service-host/run-service';
+import {
+  openStorageBackend,
+  storageBackendSettingsFromEnvironment,
+} from '../common/storage/open-storage-backend';
+import { openServiceKeyspace } from '../common/storage/service-keyspace';
+import { systemClock, type Clock } from './frontier/clock';
+import { Frontier } from './frontier/frontier';
+import type { ProbeCall } from './health/domain-prober';
+import { createSchedulerHandlers } from './handlers';
+import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
+import {
+  addSchedulerOptions,
+  frontierSettingsOf,
+  readSchedulerSettings,
+  type SchedulerSettingValues,
+} from './scheduler-settings';
+
+/** What tests may replace; production uses the defaults. */
+export interface SchedulerDependencies {
+  clock?: Clock;
+}
+
+/**
+ * The scheduler as the service host runs it: its flags, its storage (LMDB under
+ * `<data dir>/scheduler`, or TiKV with STORAGE_BACKEND=tikv), the frontier rebuilt from storage
+ * before the port opens, the contract router, the operator page, and the background loops.
+ */
+export function schedulerServiceDefinition(
+  environmentVariables: NodeJS.ProcessEnv,
+  dependencies: SchedulerDependencies = {},
+): ServiceDefinition {
+  return {
+    serviceName: 'scheduler',
+    apiDocument: openApiDocument,
+    extendCommand: addSchedulerOptions,
+    assemble: async ({ config, options, logger, registry, routerOptions }) => {
+      const values = readSchedulerSettings(options, environmentVariables);
+      const backend = await openStorageBackend(
+        storageBackendSettingsFromEnvironment('scheduler', {
+          ...environmentVariables,
+          // One directory per service under --data-dir (README), whatever else the variables say.
+          STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
+        }),
+      );
+      let frontier: Frontier;
+      try {
+        frontier = await Frontier.open({
+          keyspace: openServiceKeyspace('scheduler', backend),
+          clock: dependencies.clock ?? systemClock,
+          settings: frontierSettingsOf(values),
+          logger,
+          registry,
+          probe: probeCallOf(values),
+          isBatchAtomic: backend.backendName === 'lmdb',
+        });
+      } catch (error) {
+        await backend.close();
+        throw error;
+      }
+      return {
+        contractRouter: createSchedulerRouter(
+          createSchedulerHandlers({ config, logger, frontier }),
+          routerOptions,
+        ),
+        addExtraRoutes: addOperatorPageRoutes,
+        start: async () => frontier.startBackgroundWork(),
+        stop: async () => {
+          await frontier.stop();
+          await backend.close();
+        },
+      };
+    },
+  };
+}
+
+/** Probes go through the generated downloader client; without a token there is no prober. */
+function probeCallOf(values: SchedulerSettingValues): ProbeCall | undefined {
+  if (values.downloaderUrl === undefined || values.downloaderToken === undefined) return undefined;
+  const client = new DownloaderClient({
+    baseUrl: values.downloaderUrl,
+    token: values.downloaderToken,
+    // Our own schedule retries (without counting the probe); the client tries once.
+    maximumAttemptCount: 1,
+    timeoutMs: values.probeTimeoutMs + 5000,
+    userAgent: 'render-crawler-scheduler',
+  });
+  return (request, signal) => client.probeUrl(request, { signal });
+}

@@ -1,0 +1,264 @@
+import type { ContractHttpError } from '../common/contract-runtime/client-errors';
+import { doneResult, link, ruleFor } from './testing/contract-fixtures';
+import { seedUrls, urlCounts } from './testing/lease-helpers';
+import { ManualClock } from './testing/manual-clock';
+import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
+
+const ROBOTS_TXT = 'User-agent: *\nDisallow: /private/\n';
+
+describe('rules, seeds, links and domain candidates', () => {
+  let clock: ManualClock;
+  let scheduler: TestScheduler;
+
+  beforeEach(async () => {
+    clock = new ManualClock();
+    scheduler = await startTestScheduler({ clock, flags: ['--domain-in-flight-cap', '100'] });
+  });
+  afterEach(() => scheduler.stop());
+
+  /** Leases everything due and reports it done with `links` on the first page. */
+  async function crawlOnePageWithLinks(links: ReturnType<typeof link>[]): Promise<void> {
+    const lease = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 1 });
+    expect(lease.task_list).toHaveLength(1);
+    await scheduler.client.reportLease({
+      lease_id: lease.lease_id,
+      worker_id: 'w1',
+      result_list: [doneResult(lease.task_list[0], { link_list: links })],
+    });
+  }
+
+  describe('POST /v1/rules', () => {
+    it('is idempotent by domain + verified_at and never lets an older rule overwrite a newer one', async () => {
+      const { client } = scheduler;
+      const rule = ruleFor('news.example', {
+        min_interval_ms: 2000,
+        verified_at: '2026-08-15T06:00:00Z',
+      });
+      expect(await client.submitRules({ rule_list: [rule] })).toEqual({
+        accepted_count: 1,
+        duplicate_count: 0,
+        outdated_count: 0,
+      });
+      // A repeat — even with different content — is a duplicate and changes nothing.
+      expect(await client.submitRules({ rule_list: [{ ...rule, min_interval_ms: 5 }] })).toEqual({
+        accepted_count: 0,
+        duplicate_count: 1,
+        outdated_count: 0,
+      });
+      expect(
+        await client.submitRules({
+          rule_list: [{ ...rule, min_interval_ms: 10, verified_at: '2026-08-14T00:00:00Z' }],
+        }),
+      ).toEqual({ accepted_count: 0, duplicate_count: 0, outdated_count: 1 });
+      await client.submitSeeds({ seed_list: [{ url: 'https://news.example/' }] });
+      const lease = await client.leaseTasks({ worker_id: 'w1' });
+      expect(lease.task_list[0].min_interval_ms).toBe(2000);
+
+      await client.submitRules({
+        rule_list: [{ ...rule, min_interval_ms: 3000, verified_at: '2026-08-15T07:00:00Z' }],
+      });
+      await client.submitSeeds({ seed_list: [{ url: 'https://news.example/next' }] });
+      clock.advance(3000);
+      expect((await client.leaseTasks({ worker_id: 'w1' })).task_list[0].min_interval_ms).toBe(
+        3000,
+      );
+    });
+
+    it('refuses incoherent rules with 400 and stores none of the request', async () => {
+      const { client } = scheduler;
+      const cases = [
+        ruleFor('a.example', { verdict: 'unknown', undetermined_reason: null }),
+        ruleFor('a.example', { verdict: 'csr', undetermined_reason: 'login_required' }),
+        ruleFor('Upper.Example'),
+        ruleFor('https://a.example/'),
+      ];
+      for (const bad of cases) {
+        const request = client.submitRules({ rule_list: [ruleFor('good.example'), bad] });
+        await expect(request).rejects.toMatchObject({ status: 400, errorCode: 'invalid_request' });
+        await request.catch((error: ContractHttpError) =>
+          expect(error.body.message).toMatch(/^rule_list\[1\]/),
+        );
+      }
+      expect(
+        (await client.submitRules({ rule_list: [ruleFor('good.example')] })).accepted_count,
+      ).toBe(1);
+    });
+  });
+
+  describe('POST /v1/seeds', () => {
+    it('normalizes, de-duplicates and lists every refused seed with its reason', async () => {
+      const { client } = scheduler;
+      await client.submitRules({
+        rule_list: [
+          ruleFor('news.example', { robots_txt: ROBOTS_TXT }),
+          ruleFor('static.example', { verdict: 'ssr' }),
+          ruleFor('odd.example', {
+            verdict: 'unknown',
+            undetermined_reason: 'sample_insufficient',
+          }),
+        ],
+      });
+      const answer = await client.submitSeeds({
+        seed_list: [
+          { url: 'https://news.example/a' },
+          { url: 'HTTPS://NEWS.example:443/a#top' },
+          { url: 'https://news.example/private/x' },
+          { url: 'https://static.example/' },
+          { url: 'https://odd.example/' },
+          { url: 'ftp://news.example/' },
+          { url: 'not a url' },
+          { url: 'https://unknown.example/first' },
+        ],
+      });
+      expect(answer.accepted_count).toBe(2);
+      expect(answer.rejected_list).toEqual([
+        { url: 'HTTPS://NEWS.example:443/a#top', reject_reason: 'duplicate_url' },
+        { url: 'https://news.example/private/x', reject_reason: 'robots_disallowed' },
+        { url: 'https://static.example/', reject_reason: 'domain_excluded' },
+        { url: 'https://odd.example/', reject_reason: 'domain_excluded' },
+        { url: 'ftp://news.example/', reject_reason: 'unsupported_scheme' },
+        { url: 'not a url', reject_reason: 'invalid_url' },
+      ]);
+      expect(answer.rejected_count).toBe(6);
+      expect(
+        (await client.submitSeeds({ seed_list: [{ url: 'https://news.example/a?' }] }))
+          .rejected_list,
+      ).toEqual([{ url: 'https://news.example/a?', reject_reason: 'duplicate_url' }]);
+      expect(await urlCounts(client)).toMatchObject({ queued: 1, waiting_for_rule: 1 });
+    });
+
+    it("honours a seed's priority_rank over the rule's", async () => {
+      const { client } = scheduler;
+      await client.submitRules({ rule_list: [ruleFor('news.example', { priority_rank: 50 })] });
+      await client.submitSeeds({
+        seed_list: [
+          { url: 'https://news.example/late' },
+          { url: 'https://news.example/first', priority_rank: 1 },
+        ],
+      });
+      const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 2 });
+      expect(lease.task_list.map((task) => [task.url, task.priority_rank])).toEqual([
+        ['https://news.example/first', 1],
+        ['https://news.example/late', 50],
+      ]);
+    });
+  });
+
+  describe('domain candidates', () => {
+    it('lists domains without a rule oldest first, then queues their URLs when a csr rule arrives', async () => {
+      const { client } = scheduler;
+      await client.submitSeeds({ seed_list: seedUrls(['first.example'], 12) });
+      clock.advance(5000);
+      await client.submitSeeds({ seed_list: seedUrls(['second.example'], 1) });
+      expect((await client.leaseTasks({ worker_id: 'w1' })).task_list).toHaveLength(0);
+
+      const candidates = await client.listDomainCandidates({ limit: 10 });
+      expect(candidates.domain_list.map((row) => [row.domain, row.url_count])).toEqual([
+        ['first.example', 12],
+        ['second.example', 1],
+      ]);
+      expect(candidates.domain_list[0].first_seen_at).toBe('2026-08-15T07:00:00Z');
+      expect(candidates.domain_list[0].sample_url_list).toHaveLength(10);
+      expect((await client.listDomainCandidates({ limit: 1 })).domain_list).toHaveLength(1);
+
+      await client.submitRules({
+        rule_list: [ruleFor('first.example', { robots_txt: 'User-agent: *\nDisallow: /page-1\n' })],
+      });
+      const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 50 });
+      // page-1, page-10 and page-11 are disallowed by the rule's robots.txt.
+      expect(lease.task_list).toHaveLength(9);
+      expect((await client.listDomainCandidates({})).domain_list.map((row) => row.domain)).toEqual([
+        'second.example',
+      ]);
+      expect(await urlCounts(client)).toMatchObject({ waiting_for_rule: 1, leased: 9, failed: 3 });
+    });
+
+    it('drops the waiting URLs of a domain judged ssr or unknown', async () => {
+      const { client } = scheduler;
+      await client.submitSeeds({ seed_list: seedUrls(['static.example', 'odd.example'], 3) });
+      await client.submitRules({
+        rule_list: [
+          ruleFor('static.example', { verdict: 'ssr' }),
+          ruleFor('odd.example', {
+            verdict: 'unknown',
+            undetermined_reason: 'render_inconsistent',
+          }),
+        ],
+      });
+      expect(await urlCounts(client)).toMatchObject({ dropped: 6, waiting_for_rule: 0, queued: 0 });
+      expect((await client.listDomainCandidates({})).domain_list).toEqual([]);
+    });
+
+    it('drops queued URLs when a newer rule excludes the domain', async () => {
+      const { client } = scheduler;
+      await client.submitRules({ rule_list: [ruleFor('news.example')] });
+      await client.submitSeeds({ seed_list: seedUrls(['news.example'], 4) });
+      await client.submitRules({
+        rule_list: [
+          ruleFor('news.example', { verdict: 'ssr', verified_at: '2026-08-15T06:30:00Z' }),
+        ],
+      });
+      expect(await urlCounts(client)).toMatchObject({ dropped: 4, queued: 0 });
+      expect((await client.leaseTasks({ worker_id: 'w1' })).task_list).toHaveLength(0);
+    });
+  });
+
+  describe('links of a report', () => {
+    beforeEach(async () => {
+      await scheduler.client.submitRules({
+        rule_list: [
+          ruleFor('news.example', { robots_txt: ROBOTS_TXT, priority_rank: 10 }),
+          ruleFor('static.example', { verdict: 'ssr' }),
+        ],
+      });
+      await scheduler.client.submitSeeds({ seed_list: [{ url: 'https://news.example/' }] });
+    });
+
+    it('skips nofollow, robots-disallowed and excluded links, de-duplicates, and queues the rest', async () => {
+      await crawlOnePageWithLinks([
+        link('https://news.example/a'),
+        link('https://news.example/a#again'),
+        link('https://news.example/sponsored', { rel: 'sponsored nofollow' }),
+        link('https://news.example/private/secret'),
+        link('https://static.example/page'),
+        link('https://news.example/'),
+        link('https://new.example/home', { dom_position: 'footer' }),
+      ]);
+      const next = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 50 });
+      expect(next.task_list.map((task) => task.url)).toEqual(['https://news.example/a']);
+      const candidates = await scheduler.client.listDomainCandidates({});
+      expect(candidates.domain_list.map((row) => row.domain)).toEqual(['new.example']);
+      // Not queued: offered again as seeds, they are new to the frontier.
+      const reseeded = await scheduler.client.submitSeeds({
+        seed_list: [
+          { url: 'https://news.example/sponsored' },
+          { url: 'https://static.example/page' },
+        ],
+      });
+      expect(reseeded.rejected_list).toEqual([
+        { url: 'https://static.example/page', reject_reason: 'domain_excluded' },
+      ]);
+      expect(reseeded.accepted_count).toBe(1);
+    });
+
+    it('ranks links by dom_position: the main content of list pages first, footers last', async () => {
+      const mainLinks = Array.from({ length: 10 }, (_, index) =>
+        link(`https://news.example/story-${index}`),
+      );
+      await crawlOnePageWithLinks([
+        link('https://news.example/about', { dom_position: 'footer' }),
+        link('https://news.example/section', { dom_position: 'navigation' }),
+        link('https://news.example/related', { dom_position: 'aside' }),
+        ...mainLinks,
+      ]);
+      const lease = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 50 });
+      const ranks = new Map(lease.task_list.map((task) => [task.url, task.priority_rank]));
+      expect(ranks.get('https://news.example/story-0')).toBe(10);
+      expect(ranks.get('https://news.example/related')).toBe(40);
+      expect(ranks.get('https://news.example/section')).toBe(50);
+      expect(ranks.get('https://news.example/about')).toBe(60);
+      expect(lease.task_list.slice(0, 10).every((task) => task.url.includes('/story-'))).toBe(true);
+      expect(lease.task_list[lease.task_list.length - 1].url).toBe('https://news.example/about');
+    });
+  });
+});

@@ -1,0 +1,171 @@
+import { primaryKeyPrefix, type PrimaryKey } from '../../common/storage/primary-key';
+import type { DomainBook } from './domain-book';
+import type { DomainSchedule, QueueHead } from './domain-schedule';
+import type { UrlTaskDocument } from './frontier-documents';
+import type { FrontierStore, UrlTaskChange } from './frontier-store';
+import type { FrontierTables } from './frontier-tables';
+import { placementOf } from './index-placement';
+import type { RobotsPolicy } from './robots-policy';
+import type { RuleBook, RuleSummary } from './rule-book';
+import { msOfTimeText } from './time-text';
+import { parked } from './url-task-transitions';
+
+/** Entries read per look at a domain's queue: the head to take and the next one (the new head). */
+const SCAN_PAGE_SIZE = 2;
+/** Stale entries skipped for one task before the domain is left for the next lease. */
+const MAX_ENTRIES_PER_TAKE = 64;
+
+export interface PickedTask {
+  task: UrlTaskDocument;
+  schedule: DomainSchedule;
+  rule: RuleSummary;
+}
+
+/** What one pass over the ready queue produced, to be committed by the lease. */
+export interface PickOutcome {
+  picked: PickedTask[];
+  /** URLs found disallowed by the current robots.txt while picking. */
+  parked: UrlTaskChange[];
+  /** url_due_index entries whose url_task no longer matches them. */
+  staleDueKeys: PrimaryKey[];
+}
+
+/**
+ * Chooses the URLs of one lease: walks the ready queue band by band (priority_rank first), takes
+ * the head URL of each available domain — one per domain per turn, so domains take turns — and
+ * moves the domain's next allowed dequeue by its rule's min_interval_ms. A domain is put back with
+ * its new available time; with min_interval_ms 0 and a free in-flight slot it may come round again
+ * in the same lease, behind every domain that waited longer.
+ *
+ * Index entries are hints: each is checked against its url_task before it is handed out.
+ */
+export class DomainPicker {
+  constructor(
+    private readonly tables: FrontierTables,
+    private readonly store: FrontierStore,
+    private readonly book: DomainBook,
+    private readonly rules: RuleBook,
+    private readonly robots: RobotsPolicy,
+  ) {}
+
+  async pick(taskCount: number, nowMs: number): Promise<PickOutcome> {
+    const outcome: PickOutcome = { picked: [], parked: [], staleDueKeys: [] };
+    const lastTakenKeys = new Map<DomainSchedule, PrimaryKey>();
+    for (const rank of this.book.ready.ranks()) {
+      while (outcome.picked.length < taskCount) {
+        const schedule = this.book.ready.popAvailable(rank, nowMs);
+        if (schedule === undefined) break;
+        const rule = this.rules.get(schedule.domain);
+        if (rule === undefined || !rule.isCrawlable) {
+          this.book.touch(schedule);
+          continue;
+        }
+        const taken = await this.#takeHead(schedule, lastTakenKeys.get(schedule), outcome, nowMs);
+        if (taken !== undefined) {
+          outcome.picked.push({ task: taken.task, schedule, rule });
+          lastTakenKeys.set(schedule, taken.key);
+          schedule.pendingLeaseCount += 1;
+          schedule.nextDequeueAtMs = nowMs + rule.minIntervalMs;
+          schedule.lastDequeueAtMs = nowMs;
+          this.book.markRuntimeDirty(schedule);
+        }
+        this.book.touch(schedule);
+      }
+      if (outcome.picked.length >= taskCount) break;
+    }
+    return outcome;
+  }
+
+  /** Ends a lease (committed or not): picked tasks now count through their url_task state. */
+  release(outcome: PickOutcome): void {
+    for (const { schedule } of outcome.picked) schedule.pendingLeaseCount = 0;
+    for (const { schedule } of outcome.picked) this.book.touch(schedule);
+  }
+
+  async #takeHead(
+    schedule: DomainSchedule,
+    takenBefore: PrimaryKey | undefined,
+    outcome: PickOutcome,
+    nowMs: number,
+  ): Promise<{ task: UrlTaskDocument; key: PrimaryKey } | undefined> {
+    let after = takenBefore;
+    let examinedCount = 0;
+    while (examinedCount < MAX_ENTRIES_PER_TAKE) {
+      const page = await this.#queuePage(schedule.domain, after, SCAN_PAGE_SIZE);
+      for (let index = 0; index < page.keys.length; index += 1) {
+        examinedCount += 1;
+        const key = page.keys[index];
+        // One document at a time: usually the first entry is valid and the next is only a head.
+        const [task] = await this.store.readUrlTasks([urlHashOfDueKey(key)]);
+        const placement = task === undefined ? undefined : placementOf(task);
+        if (task === undefined || placement?.indexName !== 'due' || !placement.key.equals(key)) {
+          outcome.staleDueKeys.push(key);
+          continue;
+        }
+        if (!(await this.robots.isAllowed(schedule.domain, task.url))) {
+          outcome.parked.push({
+            previous: task,
+            next: parked(task, 'robots_disallowed', null, nowMs),
+          });
+          continue;
+        }
+        const following =
+          page.keys[index + 1] ??
+          (page.hasMore ? (await this.#queuePage(schedule.domain, key, 1)).keys[0] : undefined);
+        schedule.head = following === undefined ? null : headOfDueKey(following);
+        return { task, key };
+      }
+      if (!page.hasMore) {
+        schedule.head = null;
+        return undefined;
+      }
+      after = page.keys[page.keys.length - 1];
+    }
+    // Many stale entries in a row (they are deleted with this lease); keep the domain served.
+    schedule.head = after === undefined ? null : headOfDueKey(after);
+    return undefined;
+  }
+
+  /**
+   * The next `limit` entries of a domain's queue after `after`: storage merged with entries staged
+   * by mutations whose batches are not durable yet. Storage's page is complete only up to its last
+   * key, so pending entries beyond it wait for the next page.
+   */
+  async #queuePage(
+    domain: string,
+    after: PrimaryKey | undefined,
+    limit: number,
+  ): Promise<{ keys: PrimaryKey[]; hasMore: boolean }> {
+    const page = await this.tables.dueIndex.scan({
+      prefix: primaryKeyPrefix(domain),
+      after,
+      limit,
+    });
+    const stored = page.rows.map((row) => row.primaryKey);
+    const pending = this.store
+      .pendingDueEntries(domain)
+      .filter((key) => after === undefined || key.encoded > after.encoded);
+    if (pending.length === 0) return { keys: stored, hasMore: page.nextAfter !== null };
+    const lastStored = page.nextAfter === null ? undefined : stored[stored.length - 1].encoded;
+    const merged = new Map<string, PrimaryKey>();
+    for (const key of [...stored, ...pending]) {
+      if (lastStored === undefined || key.encoded <= lastStored) merged.set(key.encoded, key);
+    }
+    const keys = [...merged.values()].sort((left, right) =>
+      left.encoded < right.encoded ? -1 : left.encoded > right.encoded ? 1 : 0,
+    );
+    return {
+      keys: keys.slice(0, limit),
+      hasMore: keys.length > limit || page.nextAfter !== null,
+    };
+  }
+}
+
+/** url_due_index keys are {domain}/{priority_rank}/{due_at}/{url_hash}. */
+function urlHashOfDueKey(key: PrimaryKey): string {
+  return key.parts[3];
+}
+
+function headOfDueKey(key: PrimaryKey): QueueHead {
+  return { rank: Number(key.parts[1]), dueAtMs: msOfTimeText(key.parts[2]) };
+}

@@ -1,0 +1,136 @@
+import { primaryKeyPrefix, type PrimaryKey } from '../../common/storage/primary-key';
+import type { KeyspaceTable } from '../../common/storage/keyspace-table';
+import type { CandidateRegistry } from './candidate-registry';
+import type { IndexEntryDocument, UrlTaskDocument } from './frontier-documents';
+import type { FrontierStore, UrlTaskChange } from './frontier-store';
+import type { FrontierTables } from './frontier-tables';
+import { placementOf, type IndexPlacement } from './index-placement';
+import { effectiveRank } from './priority-rank';
+import type { RobotsPolicy } from './robots-policy';
+import type { RuleBook, RuleSummary } from './rule-book';
+import { dropped, parked, queuedAt } from './url-task-transitions';
+import type { FrontierMutator } from './frontier-mutator';
+import type { WriteBatch } from './write-batch';
+
+const PAGE_SIZE = 500;
+
+/**
+ * Applies a domain's (new) rule to the URLs already in the frontier: URLs waiting for the rule are
+ * queued at their rank (or refused by robots.txt) when the verdict is csr or partial, dropped when
+ * it is ssr or unknown; and an excluded domain's due queue is dropped. Work is done in pages, each
+ * one mutation, so a domain with many URLs never blocks leasing for long; what a request cannot
+ * finish within its budget continues in the background (the `pending` set).
+ */
+export class DomainReconciler {
+  readonly #pending = new Set<string>();
+
+  constructor(
+    private readonly tables: FrontierTables,
+    private readonly store: FrontierStore,
+    private readonly rules: RuleBook,
+    private readonly robots: RobotsPolicy,
+    private readonly candidates: CandidateRegistry,
+  ) {}
+
+  enqueue(domain: string): void {
+    this.#pending.add(domain);
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Works through pending domains until `urlBudget` URLs were handled, one page per mutation.
+   * Resolves to the number of URLs handled.
+   */
+  async runPending(
+    urlBudget: number,
+    nowMs: () => number,
+    mutator: FrontierMutator,
+  ): Promise<number> {
+    let handledCount = 0;
+    for (const domain of [...this.#pending]) {
+      while (handledCount < urlBudget) {
+        const step = await mutator.run(async () => {
+          // The scans below must see every URL admitted before: wait for earlier batches.
+          await this.store.settled();
+          return this.store.commitStaged((batch) => this.#reconcilePage(batch, domain, nowMs()));
+        });
+        handledCount += step.handledCount;
+        if (step.isFinished) {
+          this.#pending.delete(domain);
+          break;
+        }
+      }
+      if (handledCount >= urlBudget) break;
+    }
+    return handledCount;
+  }
+
+  async #reconcilePage(
+    batch: WriteBatch,
+    domain: string,
+    nowMs: number,
+  ): Promise<{ handledCount: number; isFinished: boolean }> {
+    const rule = this.rules.get(domain);
+    if (rule === undefined) return { handledCount: 0, isFinished: true };
+    const waiting = await this.#page(batch, this.tables.waitingIndex, domain, 'waiting', (task) =>
+      this.#decideWaiting(task, rule, nowMs),
+    );
+    if (waiting > 0) return { handledCount: waiting, isFinished: false };
+    if (this.candidates.has(domain)) this.candidates.stageRemoval(batch, domain);
+    if (rule.isCrawlable) return { handledCount: 0, isFinished: true };
+    const due = await this.#page(batch, this.tables.dueIndex, domain, 'due', async (task) =>
+      dropped(task, nowMs),
+    );
+    return { handledCount: due, isFinished: due === 0 };
+  }
+
+  async #decideWaiting(
+    task: UrlTaskDocument,
+    rule: RuleSummary,
+    nowMs: number,
+  ): Promise<UrlTaskDocument> {
+    if (!rule.isCrawlable) return dropped(task, nowMs);
+    if (!(await this.robots.isAllowed(task.domain, task.url))) {
+      return parked(task, 'robots_disallowed', null, nowMs);
+    }
+    return queuedAt(task, effectiveRank(task, rule), nowMs);
+  }
+
+  /** One page of a domain's entries in `index`, each url_task moved on by `decide`. */
+  async #page(
+    batch: WriteBatch,
+    index: KeyspaceTable<IndexEntryDocument>,
+    domain: string,
+    indexName: IndexPlacement['indexName'],
+    decide: (task: UrlTaskDocument) => Promise<UrlTaskDocument>,
+  ): Promise<number> {
+    const page = await index.scan({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
+    const keys = page.rows.map((row) => row.primaryKey);
+    const tasks = await this.store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
+    const changes: UrlTaskChange[] = [];
+    const staleKeys: PrimaryKey[] = [];
+    for (let position = 0; position < keys.length; position += 1) {
+      const task = tasks[position];
+      if (task === undefined || !isPlacedAt(task, indexName, keys[position])) {
+        staleKeys.push(keys[position]);
+        continue;
+      }
+      changes.push({ previous: task, next: await decide(task) });
+    }
+    this.store.stage(batch, changes);
+    this.store.stageStaleEntries(batch, indexName, staleKeys);
+    return keys.length;
+  }
+}
+
+function isPlacedAt(
+  task: UrlTaskDocument,
+  indexName: IndexPlacement['indexName'],
+  key: PrimaryKey,
+): boolean {
+  const placement = placementOf(task);
+  return placement?.indexName === indexName && placement.key.equals(key);
+}

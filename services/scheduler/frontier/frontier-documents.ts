@@ -1,0 +1,157 @@
+import type {
+  DomainHealthState,
+  DomainRule,
+  FailReason,
+  FetchStatus,
+  UrlState,
+} from './wire-types';
+
+/*
+ * The documents the scheduler stores (CONTRACT.md §五, storage keys). Field names follow
+ * CONVENTION.md like wire names do: snake_case, `_at` times with seconds precision, units in
+ * duration names, `is_`/`has_` booleans. The storage layer re-checks them on every write.
+ */
+
+/** Why a URL was parked as failed instead of being retried again. */
+export type ParkReason = 'attempts_exhausted' | 'lease_expiries_exhausted' | 'robots_disallowed';
+
+/** `scheduler:url_task:{url_hash}` — one frontier URL; the source of truth every index derives from. */
+export interface UrlTaskDocument {
+  url: string;
+  url_hash: string;
+  domain: string;
+  url_state: UrlState;
+  /** The rank it is served at; null while its domain has no rule (the rank depends on the rule). */
+  priority_rank: number | null;
+  /** A seed's explicit rank; null when the rule's rank applies. */
+  seed_priority_rank: number | null;
+  /** Added to the base rank for links, from where the link stood on its page. */
+  priority_rank_offset: number;
+  /** When it is (or was) due; its place in url_due_index or url_revisit_index. */
+  due_at: string;
+  /** true: it sits in url_due_index (due now); false with queued/done: in url_revisit_index. */
+  is_in_due_index: boolean;
+  /** The live lease holding it (url_state leased), else null. */
+  lease_id: string | null;
+  /** The last lease whose result or requeue was applied to it (makes report retries exact). */
+  applied_lease_id: string | null;
+  /** Failed fetches in a row; reset by a successful one. */
+  attempt_count: number;
+  /** Leases that expired on it in a row; reset by any report. */
+  lease_expiry_count: number;
+  fail_reason: FailReason | null;
+  park_reason: ParkReason | null;
+  object_id: string | null;
+  etag: string | null;
+  last_modified_at: string | null;
+  fetched_at: string | null;
+  /** The interval in force for its next re-visit; grows while the page answers not_modified. */
+  revisit_interval_seconds: number | null;
+  discovered_at: string;
+  updated_at: string;
+}
+
+/** Value of the pure ordering indexes (the key carries everything). */
+export type IndexEntryDocument = Record<string, never>;
+
+/** `scheduler:domain_rule_replica:{domain}` — the sampler's rule as received. */
+export interface StoredDomainRule extends DomainRule {
+  received_at: string;
+}
+
+/** One task of a lease as stored: enough to find it again without the url_task. */
+export interface LeasedTaskReference {
+  url_hash: string;
+  domain: string;
+}
+
+/** `scheduler:lease_task:{lease_id}` — a live lease; deleted once reported or reclaimed. */
+export interface LeaseTaskDocument {
+  lease_id: string;
+  worker_id: string;
+  leased_at: string;
+  expires_at: string;
+  task_list: LeasedTaskReference[];
+}
+
+/** `scheduler:lease_result:{lease_id}` — the first answer to a report (the idempotency backstop). */
+export interface LeaseResultDocument {
+  lease_id: string;
+  /** The lease's worker: a report from another worker is refused even after the answer. */
+  worker_id: string;
+  is_stale_lease: boolean;
+  accepted_count: number;
+  requeued_count: number;
+  answered_at: string;
+}
+
+export interface FetchStatusCount {
+  fetch_status: FetchStatus;
+  result_count: number;
+}
+
+/** `scheduler:report_status_record:{reported_at}/{lease_id}` — append-only, one per report received. */
+export interface ReportStatusRecordDocument {
+  lease_id: string;
+  worker_id: string;
+  received_at: string;
+  is_stale_lease: boolean;
+  status_count_list: FetchStatusCount[];
+}
+
+/** `scheduler:lease_expiry_record:{reclaimed_at}/{lease_id}` — append-only, one per reclaimed lease. */
+export interface LeaseExpiryRecordDocument {
+  lease_id: string;
+  worker_id: string;
+  reclaimed_at: string;
+  requeued_count: number;
+  parked_count: number;
+}
+
+/** `scheduler:domain_runtime:{domain}` — the dequeue control (written behind, rebuilt at start). */
+export interface DomainRuntimeDocument {
+  domain: string;
+  in_flight_count: number;
+  next_dequeue_at: string | null;
+  last_dequeue_at: string | null;
+  updated_at: string;
+}
+
+/** Sums over one half of a domain's sliding window of recent results. */
+export interface HealthWindowSums {
+  result_count: number;
+  xhr_total_count: number;
+  xhr_error_count: number;
+  xhr_throttled_count: number;
+  xhr_denied_count: number;
+  origin_failure_count: number;
+}
+
+/** Which ratio paused a domain. */
+export type PauseReason =
+  'xhr_error_ratio' | 'xhr_throttled_ratio' | 'xhr_denied_ratio' | 'origin_failure_ratio';
+
+/** `scheduler:domain_health_runtime:{domain}` — the availability circuit breaker (sole writer). */
+export interface DomainHealthDocument {
+  domain: string;
+  domain_health_state: DomainHealthState;
+  current_window: HealthWindowSums;
+  previous_window: HealthWindowSums;
+  pause_reason: PauseReason | null;
+  paused_at: string | null;
+  /** When the next probe is due; null while healthy. */
+  paused_until_at: string | null;
+  /** Probes that reached the origin and found it still unhealthy, in a row (grows the interval). */
+  probe_count: number;
+  probe_url: string | null;
+  last_probe_at: string | null;
+  updated_at: string;
+}
+
+/** `scheduler:domain_candidate_task:{domain}` — a domain seen without a rule. */
+export interface DomainCandidateDocument {
+  domain: string;
+  first_seen_at: string;
+  url_count: number;
+  sample_url_list: string[];
+}

@@ -1,0 +1,23 @@
+import { domainOfUrl, normalizeUrl, urlHash, UrlNormalizationError } from '../../common/url';
+
+/** A URL as the frontier keys it: normalized (CONTRACT.md §十), hashed, and its domain. */
+export interface FrontierUrl {
+  url: string;
+  urlHash: string;
+  domain: string;
+}
+
+export type FrontierUrlRejection = 'invalid_url' | 'unsupported_scheme';
+
+/** Normalizes `input`, or says why it cannot enter the frontier (a reject_reason value). */
+export function parseFrontierUrl(input: string): FrontierUrl | FrontierUrlRejection {
+  let url: string;
+  try {
+    url = normalizeUrl(input);
+  } catch (error) {
+    if (!(error instanceof UrlNormalizationError)) throw error;
+    // URLs with credentials are refused too; the contract has no closer reason than invalid_url.
+    return error.reason === 'unsupported_scheme' ? 'unsupported_scheme' : 'invalid_url';
+  }
+  return { url, urlHash: urlHash(url), domain: domainOfUrl(url) };
+}

@@ -1,0 +1,47 @@
+import { DomainSchedule } from './domain-schedule';
+import { ReadyDomainQueue } from './ready-domain-queue';
+
+describe('ReadyDomainQueue', () => {
+  it('serves bands in rank order and, inside a band, the domain available longest first', () => {
+    const queue = new ReadyDomainQueue();
+    const late = new DomainSchedule('late.example');
+    const early = new DomainSchedule('early.example');
+    const urgent = new DomainSchedule('urgent.example');
+    queue.push(late, 10, 2000);
+    queue.push(early, 10, 1000);
+    queue.push(urgent, 0, 5000);
+    expect(queue.ranks()).toEqual([0, 10]);
+    expect(queue.popAvailable(0, 4000)).toBeUndefined(); // not available yet
+    expect(queue.popAvailable(10, 4000)?.domain).toBe('early.example');
+    expect(queue.popAvailable(10, 4000)?.domain).toBe('late.example');
+    expect(queue.popAvailable(10, 4000)).toBeUndefined();
+    expect(queue.readyCount).toBe(1);
+  });
+
+  it('takes turns: a domain pushed back at the same time goes behind those already waiting', () => {
+    const queue = new ReadyDomainQueue();
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => new DomainSchedule(name));
+    for (const schedule of [a, b, c]) queue.push(schedule, 5, 100);
+    const served: string[] = [];
+    for (let turn = 0; turn < 6; turn += 1) {
+      const schedule = queue.popAvailable(5, 100);
+      if (schedule === undefined) break;
+      served.push(schedule.domain);
+      queue.push(schedule, 5, 100);
+    }
+    expect(served).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
+  });
+
+  it('drops withdrawn and superseded entries lazily', () => {
+    const queue = new ReadyDomainQueue();
+    const moved = new DomainSchedule('moved.example');
+    const gone = new DomainSchedule('gone.example');
+    queue.push(moved, 5, 100);
+    queue.push(moved, 7, 100); // re-banded: the rank-5 entry is stale
+    queue.push(gone, 5, 50);
+    queue.withdraw(gone);
+    expect(queue.popAvailable(5, 1000)).toBeUndefined();
+    expect(queue.popAvailable(7, 1000)?.domain).toBe('moved.example');
+    expect(queue.readyCount).toBe(0);
+  });
+});

@@ -1,0 +1,130 @@
+import type { CandidateRegistry } from './candidate-registry';
+import type { UrlTaskDocument } from './frontier-documents';
+import type { FrontierStore, UrlTaskChange } from './frontier-store';
+import type { FrontierUrl } from './frontier-url';
+import { effectiveRank } from './priority-rank';
+import type { RobotsPolicy } from './robots-policy';
+import type { RuleBook } from './rule-book';
+import { newUrlTask } from './url-task-factory';
+import type { WriteBatch } from './write-batch';
+
+/** A URL offered to the frontier by a seed or a discovered link. */
+export interface AdmissionRequest {
+  target: FrontierUrl;
+  seedPriorityRank: number | null;
+  priorityRankOffset: number;
+  /** Seeds are always kept; links to a domain without a rule are capped per domain. */
+  isSeed: boolean;
+}
+
+export type AdmissionOutcome =
+  | 'queued'
+  | 'waiting_for_rule'
+  | 'duplicate_url'
+  | 'robots_disallowed'
+  | 'domain_excluded'
+  | 'waiting_cap_reached';
+
+/** getMany is one round trip; this bounds the keys per trip on TiKV. */
+const LOOKUP_CHUNK_SIZE = 2000;
+
+/**
+ * The one way a URL enters the frontier (seeds and links alike): de-duplicated by url_hash against
+ * the request and the frontier, then by its domain's rule — queued (csr, partial) unless robots.txt
+ * disallows it, refused for ssr and unknown, or waiting as a domain candidate when there is no rule.
+ * A URL dropped earlier (its domain was excluded) is revived when its domain is crawlable now.
+ *
+ * Callers hold the mutation lock and commit the batch.
+ */
+export class UrlAdmission {
+  constructor(
+    private readonly store: FrontierStore,
+    private readonly rules: RuleBook,
+    private readonly robots: RobotsPolicy,
+    private readonly candidates: CandidateRegistry,
+    private readonly maxWaitingUrlCountPerDomain: number,
+  ) {}
+
+  /** Decides every request and stages the resulting writes into `batch`. */
+  async stage(
+    batch: WriteBatch,
+    requests: readonly AdmissionRequest[],
+    nowMs: number,
+  ): Promise<AdmissionOutcome[]> {
+    const outcomes: AdmissionOutcome[] = new Array(requests.length);
+    const uniqueIndexes: number[] = [];
+    const seenHashes = new Set<string>();
+    requests.forEach((request, index) => {
+      if (seenHashes.has(request.target.urlHash)) {
+        outcomes[index] = 'duplicate_url';
+      } else {
+        seenHashes.add(request.target.urlHash);
+        uniqueIndexes.push(index);
+      }
+    });
+    const existing = await this.#lookUp(
+      uniqueIndexes.map((index) => requests[index].target.urlHash),
+    );
+
+    const changes: UrlTaskChange[] = [];
+    const waitingUrlsByDomain = new Map<string, string[]>();
+    for (let position = 0; position < uniqueIndexes.length; position += 1) {
+      const index = uniqueIndexes[position];
+      const request = requests[index];
+      const previous = existing[position];
+      const decided = await this.#decide(request, previous, waitingUrlsByDomain, nowMs);
+      outcomes[index] = decided.outcome;
+      if (decided.next !== undefined) changes.push({ previous, next: decided.next });
+    }
+    await this.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
+    this.store.stage(batch, changes);
+    return outcomes;
+  }
+
+  async #decide(
+    request: AdmissionRequest,
+    previous: UrlTaskDocument | undefined,
+    waitingUrlsByDomain: Map<string, string[]>,
+    nowMs: number,
+  ): Promise<{ outcome: AdmissionOutcome; next?: UrlTaskDocument }> {
+    if (previous !== undefined && previous.url_state !== 'dropped')
+      return { outcome: 'duplicate_url' };
+    const { target } = request;
+    const rankInputs = {
+      seed_priority_rank: request.seedPriorityRank,
+      priority_rank_offset: request.priorityRankOffset,
+    };
+    const rule = this.rules.get(target.domain);
+    if (rule !== undefined) {
+      if (!rule.isCrawlable) return { outcome: 'domain_excluded' };
+      if (!(await this.robots.isAllowed(target.domain, target.url))) {
+        return { outcome: 'robots_disallowed' };
+      }
+      const fields = {
+        url_state: 'queued' as const,
+        priority_rank: effectiveRank(rankInputs, rule),
+        ...rankInputs,
+      };
+      return { outcome: 'queued', next: newUrlTask(target, fields, nowMs, previous) };
+    }
+    const waitingUrls = waitingUrlsByDomain.get(target.domain) ?? [];
+    const waitingCount = this.candidates.waitingUrlCount(target.domain) + waitingUrls.length;
+    if (!request.isSeed && waitingCount >= this.maxWaitingUrlCountPerDomain) {
+      return { outcome: 'waiting_cap_reached' };
+    }
+    waitingUrls.push(target.url);
+    waitingUrlsByDomain.set(target.domain, waitingUrls);
+    const fields = { url_state: 'waiting_for_rule' as const, priority_rank: null, ...rankInputs };
+    return { outcome: 'waiting_for_rule', next: newUrlTask(target, fields, nowMs, previous) };
+  }
+
+  async #lookUp(urlHashes: string[]): Promise<Array<UrlTaskDocument | undefined>> {
+    const found: Array<UrlTaskDocument | undefined> = [];
+    for (let start = 0; start < urlHashes.length; start += LOOKUP_CHUNK_SIZE) {
+      found.push(
+        ...(await this.store.readUrlTasks(urlHashes.slice(start, start + LOOKUP_CHUNK_SIZE))),
+      );
+    }
+    return found;
+  }
+}

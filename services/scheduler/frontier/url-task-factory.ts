@@ -1,0 +1,45 @@
+import type { UrlTaskDocument } from './frontier-documents';
+import type { FrontierUrl } from './frontier-url';
+import { timeTextOf } from './time-text';
+
+/** What a newly admitted URL starts with; everything else starts empty. */
+export interface NewUrlTaskFields {
+  url_state: 'queued' | 'waiting_for_rule';
+  priority_rank: number | null;
+  seed_priority_rank: number | null;
+  priority_rank_offset: number;
+}
+
+/**
+ * A fresh url_task. `previous` is a dropped task being revived (its domain became crawlable
+ * again): it keeps its discovery time and last fetch metadata so a later fetch can be conditional.
+ */
+export function newUrlTask(
+  target: FrontierUrl,
+  fields: NewUrlTaskFields,
+  nowMs: number,
+  previous?: UrlTaskDocument,
+): UrlTaskDocument {
+  const now = timeTextOf(nowMs);
+  return {
+    url: target.url,
+    url_hash: target.urlHash,
+    domain: target.domain,
+    ...fields,
+    due_at: now,
+    is_in_due_index: fields.url_state === 'queued',
+    lease_id: null,
+    applied_lease_id: null,
+    attempt_count: 0,
+    lease_expiry_count: 0,
+    fail_reason: null,
+    park_reason: null,
+    object_id: previous?.object_id ?? null,
+    etag: previous?.etag ?? null,
+    last_modified_at: previous?.last_modified_at ?? null,
+    fetched_at: previous?.fetched_at ?? null,
+    revisit_interval_seconds: null,
+    discovered_at: previous?.discovered_at ?? now,
+    updated_at: now,
+  };
+}

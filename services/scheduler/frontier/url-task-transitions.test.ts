@@ -1,0 +1,109 @@
+import { doneResult, failedResult, notModifiedResult } from '../testing/contract-fixtures';
+import type { UrlTaskDocument } from './frontier-documents';
+import type { RuleSummary } from './rule-book';
+import {
+  afterLeaseExpiry,
+  afterResult,
+  leasedBy,
+  type RecrawlPolicy,
+} from './url-task-transitions';
+import { newUrlTask } from './url-task-factory';
+
+const policy: RecrawlPolicy = {
+  maxAttemptCount: 3,
+  retryBackoffSeconds: 60,
+  maxRetryBackoffSeconds: 100,
+  maxLeaseExpiryCount: 2,
+  defaultRevisitIntervalSeconds: 1000,
+  maxRevisitIntervalSeconds: 3000,
+};
+const nowMs = Date.UTC(2026, 7, 15, 7, 0, 0);
+const rule = { revisitIntervalSeconds: null } as RuleSummary;
+
+function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
+  const task = newUrlTask(
+    { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
+    { url_state: 'queued', priority_rank: 10, seed_priority_rank: null, priority_rank_offset: 0 },
+    nowMs,
+  );
+  return leasedBy({ ...task, ...overrides }, 'l-0000000000000001', nowMs);
+}
+
+describe('url_task transitions', () => {
+  it('done: keeps the object and is due again after the revisit interval', () => {
+    const next = afterResult(
+      leasedTask(),
+      doneResult(leasedTask()),
+      rule,
+      policy,
+      'l-0000000000000001',
+      nowMs,
+    );
+    expect(next).toMatchObject({
+      url_state: 'done',
+      lease_id: null,
+      applied_lease_id: 'l-0000000000000001',
+      object_id: 'abcdefabcdefabcdefabcdefabcdefab',
+      etag: '"v1"',
+      due_at: '2026-08-15T07:16:40Z',
+      revisit_interval_seconds: 1000,
+    });
+  });
+
+  it('not_modified: keeps object and validators, doubles the interval up to its cap', () => {
+    const task = leasedTask({
+      object_id: 'ffffffffffffffffffffffffffffffff',
+      etag: '"old"',
+      revisit_interval_seconds: 2000,
+    });
+    const next = afterResult(
+      task,
+      notModifiedResult(task),
+      rule,
+      policy,
+      'l-0000000000000001',
+      nowMs,
+    );
+    expect(next).toMatchObject({
+      url_state: 'done',
+      object_id: 'ffffffffffffffffffffffffffffffff',
+      etag: '"old"',
+      revisit_interval_seconds: 3000,
+    });
+  });
+
+  it('failed: retried with a growing, capped backoff, then parked', () => {
+    const failAfter = (attemptCount: number) =>
+      afterResult(
+        leasedTask({ attempt_count: attemptCount }),
+        failedResult(leasedTask(), 'navigation_timeout'),
+        rule,
+        policy,
+        'l-0000000000000001',
+        nowMs,
+      );
+    expect(failAfter(0)).toMatchObject({
+      url_state: 'queued',
+      attempt_count: 1,
+      due_at: '2026-08-15T07:01:00Z',
+    });
+    expect(failAfter(1).due_at).toBe('2026-08-15T07:01:40Z'); // 120 s, capped at 100
+    expect(failAfter(2)).toMatchObject({
+      url_state: 'failed',
+      park_reason: 'attempts_exhausted',
+      fail_reason: 'navigation_timeout',
+    });
+  });
+
+  it('parks after repeated lease expiries, re-queues before', () => {
+    expect(afterLeaseExpiry(leasedTask(), policy, nowMs)).toMatchObject({
+      url_state: 'queued',
+      lease_expiry_count: 1,
+      is_in_due_index: true,
+    });
+    expect(afterLeaseExpiry(leasedTask({ lease_expiry_count: 1 }), policy, nowMs)).toMatchObject({
+      url_state: 'failed',
+      park_reason: 'lease_expiries_exhausted',
+    });
+  });
+});

@@ -1,0 +1,77 @@
+import { failedResult, doneResult, healthySignal } from '../testing/contract-fixtures';
+import {
+  emptyWindow,
+  findPauseReason,
+  isProbeAnswerHealthy,
+  observationOfResult,
+  slide,
+  windowSums,
+  type HealthThresholds,
+} from './health-window';
+
+const thresholds: HealthThresholds = {
+  windowResultCount: 4,
+  minResultCount: 2,
+  minXhrCount: 10,
+  xhrErrorRatio: 0.5,
+  xhrThrottledRatio: 0.3,
+  xhrDeniedRatio: 0.5,
+  originFailureRatio: 0.5,
+};
+const task = { url: 'https://a.example/', url_hash: '0123456789abcdef0123456789abcdef' };
+
+function judge(results: ReturnType<typeof doneResult>[]) {
+  let window = { current: emptyWindow(), previous: emptyWindow() };
+  for (const result of results) {
+    window = slide(window.current, window.previous, observationOfResult(result), thresholds);
+  }
+  return findPauseReason(windowSums(window.current, window.previous), thresholds);
+}
+
+describe('the health window', () => {
+  it('decides nothing below the minimum of results or XHRs', () => {
+    expect(
+      judge([doneResult(task, { health_signal: healthySignal({ xhr_error_count: 10 }) })]),
+    ).toBeNull();
+    const fewXhrs = healthySignal({ xhr_total_count: 2, xhr_error_count: 2 });
+    expect(
+      judge([
+        doneResult(task, { health_signal: fewXhrs }),
+        doneResult(task, { health_signal: fewXhrs }),
+      ]),
+    ).toBeNull();
+  });
+
+  it('names the ratio that crossed its threshold', () => {
+    const throttled = healthySignal({ xhr_throttled_count: 7 });
+    expect(judge([doneResult(task, { health_signal: throttled }), doneResult(task)])).toBe(
+      'xhr_throttled_ratio',
+    );
+    const denied = healthySignal({ xhr_denied_count: 10 });
+    expect(judge([doneResult(task, { health_signal: denied }), doneResult(task)])).toBe(
+      'xhr_denied_ratio',
+    );
+    expect(judge([failedResult(task, 'http_server_error'), doneResult(task)])).toBe(
+      'origin_failure_ratio',
+    );
+    expect(judge([failedResult(task, 'navigation_timeout'), doneResult(task)])).toBeNull();
+  });
+
+  it('forgets results older than the window', () => {
+    const bad = doneResult(task, { health_signal: healthySignal({ xhr_error_count: 10 }) });
+    expect(
+      judge([bad, bad, doneResult(task), doneResult(task), doneResult(task), doneResult(task)]),
+    ).toBeNull();
+  });
+
+  it('judges a probe answer by its status and its own XHR ratios', () => {
+    expect(isProbeAnswerHealthy(200, null, thresholds)).toBe(true);
+    expect(isProbeAnswerHealthy(404, healthySignal(), thresholds)).toBe(true);
+    for (const status of [500, 503, 429, 403, 401])
+      expect(isProbeAnswerHealthy(status, null, thresholds)).toBe(false);
+    expect(isProbeAnswerHealthy(null, null, thresholds)).toBe(false);
+    expect(isProbeAnswerHealthy(200, healthySignal({ xhr_error_count: 9 }), thresholds)).toBe(
+      false,
+    );
+  });
+});

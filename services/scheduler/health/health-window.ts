@@ -1,0 +1,129 @@
+import type { HealthWindowSums, PauseReason } from '../frontier/frontier-documents';
+import type { FailReason, HealthSignal, ReportResult } from '../frontier/wire-types';
+
+/** When a domain counts as unhealthy (configuration, see README). */
+export interface HealthThresholds {
+  /** Results the sliding window spans (two halves of half this size each). */
+  windowResultCount: number;
+  /** Fewer results than this in the window decide nothing. */
+  minResultCount: number;
+  /** Fewer XHRs than this in the window leave the XHR ratios undecided. */
+  minXhrCount: number;
+  xhrErrorRatio: number;
+  xhrThrottledRatio: number;
+  xhrDeniedRatio: number;
+  originFailureRatio: number;
+}
+
+/**
+ * Failed fetches that say the origin (not our renderer or network) is in trouble or refusing us.
+ * Timeouts and browser crashes are left out: they are as often ours as the site's.
+ */
+const ORIGIN_FAILURE_REASONS: ReadonlySet<FailReason> = new Set<FailReason>([
+  'http_server_error',
+  'origin_throttled',
+  'challenge_detected',
+]);
+
+export function emptyWindow(): HealthWindowSums {
+  return {
+    result_count: 0,
+    xhr_total_count: 0,
+    xhr_error_count: 0,
+    xhr_throttled_count: 0,
+    xhr_denied_count: 0,
+    origin_failure_count: 0,
+  };
+}
+
+/** One result as the window counts it; ratios only — "the main XHR" is never identified. */
+export function observationOfResult(result: ReportResult): HealthWindowSums {
+  const observation = observationOfSignal(result.health_signal);
+  observation.result_count = 1;
+  if (result.fetch_status === 'failed' && result.fail_reason !== null) {
+    observation.origin_failure_count = ORIGIN_FAILURE_REASONS.has(result.fail_reason) ? 1 : 0;
+  }
+  return observation;
+}
+
+export function observationOfSignal(signal: HealthSignal | null): HealthWindowSums {
+  const observation = emptyWindow();
+  observation.result_count = 1;
+  if (signal !== null) {
+    observation.xhr_total_count = signal.xhr_total_count;
+    observation.xhr_error_count = signal.xhr_error_count;
+    observation.xhr_throttled_count = signal.xhr_throttled_count;
+    observation.xhr_denied_count = signal.xhr_denied_count;
+  }
+  return observation;
+}
+
+function added(left: HealthWindowSums, right: HealthWindowSums): HealthWindowSums {
+  return {
+    result_count: left.result_count + right.result_count,
+    xhr_total_count: left.xhr_total_count + right.xhr_total_count,
+    xhr_error_count: left.xhr_error_count + right.xhr_error_count,
+    xhr_throttled_count: left.xhr_throttled_count + right.xhr_throttled_count,
+    xhr_denied_count: left.xhr_denied_count + right.xhr_denied_count,
+    origin_failure_count: left.origin_failure_count + right.origin_failure_count,
+  };
+}
+
+/**
+ * A sliding window in two halves: observations add to the current half; once it holds half the
+ * window, it becomes the previous half and a new one starts. Judging both halves together always
+ * covers the last W/2 to W results with twelve numbers per domain, however busy the domain is.
+ */
+export function slide(
+  current: HealthWindowSums,
+  previous: HealthWindowSums,
+  observation: HealthWindowSums,
+  thresholds: HealthThresholds,
+): { current: HealthWindowSums; previous: HealthWindowSums } {
+  const grown = added(current, observation);
+  return grown.result_count >= Math.max(1, Math.floor(thresholds.windowResultCount / 2))
+    ? { current: emptyWindow(), previous: grown }
+    : { current: grown, previous };
+}
+
+/** The first ratio over its threshold, or null while the domain looks healthy (or undecided). */
+export function findPauseReason(
+  sums: HealthWindowSums,
+  thresholds: HealthThresholds,
+  minResultCount = thresholds.minResultCount,
+): PauseReason | null {
+  if (sums.result_count < minResultCount) return null;
+  if (sums.origin_failure_count / sums.result_count >= thresholds.originFailureRatio) {
+    return 'origin_failure_ratio';
+  }
+  if (sums.xhr_total_count < thresholds.minXhrCount || sums.xhr_total_count === 0) return null;
+  const ratios: Array<[PauseReason, number, number]> = [
+    ['xhr_error_ratio', sums.xhr_error_count, thresholds.xhrErrorRatio],
+    ['xhr_throttled_ratio', sums.xhr_throttled_count, thresholds.xhrThrottledRatio],
+    ['xhr_denied_ratio', sums.xhr_denied_count, thresholds.xhrDeniedRatio],
+  ];
+  for (const [reason, count, threshold] of ratios) {
+    if (count / sums.xhr_total_count >= threshold) return reason;
+  }
+  return null;
+}
+
+export function windowSums(
+  current: HealthWindowSums,
+  previous: HealthWindowSums,
+): HealthWindowSums {
+  return added(current, previous);
+}
+
+/** An origin that answered a probe is healthy when it neither failed nor refused us. */
+export function isProbeAnswerHealthy(
+  httpStatus: number | null,
+  signal: HealthSignal | null,
+  thresholds: HealthThresholds,
+): boolean {
+  if (httpStatus === null || httpStatus >= 500 || [401, 403, 429].includes(httpStatus)) {
+    return false;
+  }
+  // One page decides: its own XHR ratios, with the usual minimum of XHRs.
+  return findPauseReason(observationOfSignal(signal), thresholds, 1) === null;
+}

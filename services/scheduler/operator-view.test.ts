@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import puppeteer from 'puppeteer-core';
+import { ruleFor } from './testing/contract-fixtures';
+import { seedUrls } from './testing/lease-helpers';
+import { ManualClock } from './testing/manual-clock';
+import {
+  startTestScheduler,
+  TEST_SCHEDULER_TOKEN,
+  type TestScheduler,
+} from './testing/scheduler-test-harness';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('the operator view', () => {
+  let scheduler: TestScheduler;
+
+  beforeAll(async () => {
+    scheduler = await startTestScheduler({ clock: new ManualClock() });
+    await scheduler.client.submitRules({
+      rule_list: [ruleFor('news.example'), ruleFor('shop.example', { verdict: 'partial' })],
+    });
+    await scheduler.client.submitSeeds({
+      seed_list: [
+        ...seedUrls(['news.example'], 3),
+        ...seedUrls(['shop.example'], 2),
+        { url: 'https://new.example/' },
+      ],
+    });
+    await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 1 });
+  });
+  afterAll(() => scheduler.stop());
+
+  it('summarizes queue depth, leases, reports and domains as JSON', async () => {
+    const summary = await scheduler.client.getFrontierSummary({ limit: 10 });
+    expect(summary.window_seconds).toBe(86400);
+    expect(
+      Object.fromEntries(summary.url_state_list.map((row) => [row.url_state, row.url_count])),
+    ).toEqual({
+      queued: 4,
+      leased: 1,
+      done: 0,
+      failed: 0,
+      waiting_for_rule: 1,
+      dropped: 0,
+    });
+    expect(summary.live_lease_count).toBe(1);
+    expect(summary.domain_list).toEqual([
+      {
+        domain: 'news.example',
+        verdict: 'csr',
+        due_count: 2,
+        in_flight_count: 1,
+        domain_health_state: 'healthy',
+        paused_until_at: null,
+      },
+      {
+        domain: 'shop.example',
+        verdict: 'partial',
+        due_count: 2,
+        in_flight_count: 0,
+        domain_health_state: 'healthy',
+        paused_until_at: null,
+      },
+    ]);
+    expect((await scheduler.client.getFrontierSummary({ limit: 1 })).domain_list).toHaveLength(1);
+    const anonymous = await fetch(`${scheduler.url}/v1/operator/frontier-summary`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('serves a page with what an operator needs, under strict headers, without any data or secret', async () => {
+    const response = await fetch(`${scheduler.url}/operator`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await response.text();
+    for (const text of [
+      'Scheduler — URL frontier',
+      'Queue depth by state',
+      'Reports in the last 24 h',
+      'live leases',
+      'leases expired and reclaimed (24 h)',
+      'next probe',
+      'Scheduler token (SCHEDULER_TOKEN)',
+      '/operator#token=…',
+      '<script src="/operator/operator-page.js"></script>',
+    ]) {
+      expect(html).toContain(text);
+    }
+    expect(html).not.toContain(TEST_SCHEDULER_TOKEN);
+
+    const script = await (await fetch(`${scheduler.url}/operator/operator-page.js`)).text();
+    expect(script).toContain("'/v1/operator/frontier-summary?limit='");
+    expect(script).toContain('sessionStorage');
+    expect(script).toContain("Authorization: 'Bearer ' + token");
+    expect(script).not.toContain('innerHTML');
+    expect((await fetch(`${scheduler.url}/operator/operator-page.css`)).status).toBe(200);
+  });
+
+  (existsSync(chromiumPath) ? it : it.skip)(
+    'renders the tables in a browser from a token in the URL fragment, and forgets the fragment',
+    async () => {
+      const browser = await puppeteer.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        pipe: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--no-first-run',
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${scheduler.url}/operator#token=${TEST_SCHEDULER_TOKEN}`);
+        await page.waitForFunction(
+          () => document.querySelectorAll('#domain-table tbody tr').length === 2,
+          { timeout: 10_000 },
+        );
+        const view = await page.evaluate(() => ({
+          location: window.location.href,
+          liveLeases: document.getElementById('live-lease-count')?.textContent,
+          domains: Array.from(document.querySelectorAll('#domain-table tbody tr'), (row) =>
+            Array.from(row.querySelectorAll('td'), (cell) => cell.textContent),
+          ),
+          states: Array.from(
+            document.querySelectorAll('#url-state-table tbody tr'),
+            (row) => row.textContent,
+          ),
+        }));
+        expect(view.location).not.toContain('token');
+        expect(view.liveLeases).toBe('1');
+        expect(view.domains[0]).toEqual(['news.example', 'csr', '2', '1', 'healthy', '–']);
+        expect(view.states).toContain('waiting_for_rule1');
+      } finally {
+        await browser.close();
+      }
+    },
+    30_000,
+  );
+});

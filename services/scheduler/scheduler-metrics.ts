@@ -1,0 +1,144 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { PauseReason, UrlTaskDocument } from './frontier/frontier-documents';
+import type { UrlTaskChangeListener } from './frontier/frontier-store';
+import type { LinkOutcome } from './frontier/link-intake';
+import { URL_STATES, type FetchStatus } from './frontier/wire-types';
+
+/** What the gauges read when Prometheus scrapes (so nothing is computed on the hot path). */
+export interface FrontierGaugeSources {
+  urlCount(state: (typeof URL_STATES)[number]): number;
+  liveLeaseCount(): number;
+  readyDomainCount(): number;
+  unhealthyDomainCount(): number;
+  mutationQueueDepth(): number;
+}
+
+/**
+ * The scheduler's Prometheus metrics (beside the contract router's request metrics), registered on
+ * the service's registry so /metrics serves them.
+ */
+export class SchedulerMetrics implements UrlTaskChangeListener {
+  readonly #leasedTasks: Counter;
+  readonly #reportResults: Counter<'fetch_status'>;
+  readonly #staleReports: Counter;
+  readonly #reclaimedLeases: Counter;
+  readonly #parkedUrls: Counter<'park_reason'>;
+  readonly #links: Counter<'outcome'>;
+  readonly #probes: Counter<'outcome'>;
+  readonly #pauses: Counter<'pause_reason'>;
+  readonly #negativeCountsPrevented: Counter;
+
+  constructor(registry: Registry, sources: FrontierGaugeSources) {
+    const registers = [registry];
+    const counter = <Label extends string>(name: string, help: string, labelNames: Label[] = []) =>
+      new Counter<Label>({ name, help, labelNames, registers });
+    this.#leasedTasks = counter('scheduler_leased_task_total', 'URLs handed out in leases.');
+    this.#reportResults = counter(
+      'scheduler_report_result_total',
+      'Report results applied to the frontier, by fetch_status.',
+      ['fetch_status'],
+    );
+    this.#staleReports = counter(
+      'scheduler_stale_report_total',
+      'Reports that arrived after their lease expired (answered is_stale_lease, nothing applied).',
+    );
+    this.#reclaimedLeases = counter(
+      'scheduler_reclaimed_lease_total',
+      'Leases reclaimed after expiry (their downloader crashed, hung or reported late).',
+    );
+    this.#parkedUrls = counter('scheduler_parked_url_total', 'URLs parked as failed, by reason.', [
+      'park_reason',
+    ]);
+    this.#links = counter(
+      'scheduler_link_total',
+      'Links of applied reports, by what became of them.',
+      ['outcome'],
+    );
+    this.#probes = counter(
+      'scheduler_probe_total',
+      'Probes of paused domains, by outcome (not_reached is never counted against a domain).',
+      ['outcome'],
+    );
+    this.#pauses = counter(
+      'scheduler_domain_pause_total',
+      'Domains paused by the availability circuit breaker, by the ratio that tripped it.',
+      ['pause_reason'],
+    );
+    this.#negativeCountsPrevented = counter(
+      'scheduler_negative_count_prevented_total',
+      'Decrements refused because a counter was already 0 (should stay 0; a bug signal).',
+    );
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('scheduler_live_lease_count', 'Leases issued and neither reported nor reclaimed.', () =>
+      sources.liveLeaseCount(),
+    );
+    gauge('scheduler_ready_domain_count', 'Domains that can be served now or soon.', () =>
+      sources.readyDomainCount(),
+    );
+    gauge('scheduler_unhealthy_domain_count', 'Domains paused or being probed.', () =>
+      sources.unhealthyDomainCount(),
+    );
+    gauge('scheduler_mutation_queue_depth', 'Mutations waiting for the frontier lock.', () =>
+      sources.mutationQueueDepth(),
+    );
+    new Gauge({
+      name: 'scheduler_frontier_url_count',
+      help: 'URLs in the frontier by url_state.',
+      labelNames: ['url_state'],
+      registers,
+      collect() {
+        for (const state of URL_STATES) this.set({ url_state: state }, sources.urlCount(state));
+      },
+    });
+  }
+
+  onUrlTaskChanged(previous: UrlTaskDocument | undefined, next: UrlTaskDocument): void {
+    if (
+      next.url_state === 'failed' &&
+      previous?.url_state !== 'failed' &&
+      next.park_reason !== null
+    ) {
+      this.#parkedUrls.inc({ park_reason: next.park_reason });
+    }
+  }
+
+  leasedTasks(count: number): void {
+    this.#leasedTasks.inc(count);
+  }
+
+  reportResults(counts: ReadonlyMap<FetchStatus, number>): void {
+    for (const [status, count] of counts) this.#reportResults.inc({ fetch_status: status }, count);
+  }
+
+  staleReport(): void {
+    this.#staleReports.inc();
+  }
+
+  leaseReclaimed(): void {
+    this.#reclaimedLeases.inc();
+  }
+
+  links(outcome: LinkOutcome, count: number): void {
+    this.#links.inc({ outcome }, count);
+  }
+
+  probe(outcome: 'healthy' | 'unhealthy' | 'not_reached'): void {
+    this.#probes.inc({ outcome });
+  }
+
+  domainPaused(reason: PauseReason): void {
+    this.#pauses.inc({ pause_reason: reason });
+  }
+
+  negativeCountPrevented(): void {
+    this.#negativeCountsPrevented.inc();
+  }
+}

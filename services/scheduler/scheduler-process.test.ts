@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SchedulerClient } from '../../generated/scheduler';
+import { startServiceProcess, type StartedServiceProcess } from '../common/testing/service-process';
+import { doneResult, link, ruleFor } from './testing/contract-fixtures';
+import { reportAllDone, seedUrls } from './testing/lease-helpers';
+
+const token = 'scheduler-process-token-0123456789';
+
+/** The scheduler as its own process (services/scheduler/main.ts), on its own data directory. */
+async function startProcess(
+  dataDirectory: string,
+): Promise<{ running: StartedServiceProcess; client: SchedulerClient }> {
+  const running = await startServiceProcess(
+    'scheduler',
+    [
+      '--data-dir',
+      dataDirectory,
+      '--maintenance-interval-ms',
+      '100',
+      '--domain-in-flight-cap',
+      '10',
+    ],
+    { SCHEDULER_TOKEN: token, CONTRACT_VALIDATE_RESPONSES: '1', LOG_LEVEL: 'info' },
+  );
+  return {
+    running,
+    client: new SchedulerClient({ baseUrl: running.url, token, maximumAttemptCount: 1 }),
+  };
+}
+
+describe('the scheduler process', () => {
+  let dataDirectory: string;
+  let running: StartedServiceProcess | undefined;
+
+  beforeEach(() => {
+    dataDirectory = mkdtempSync(join(tmpdir(), 'scheduler-process-'));
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+    rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('recovers from kill -9: the lease survives and its URLs are reclaimed once it expires', async () => {
+    const first = await startProcess(dataDirectory);
+    running = first.running;
+    await first.client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await first.client.submitSeeds({ seed_list: seedUrls(['news.example'], 3) });
+    const lease = await first.client.leaseTasks({
+      worker_id: 'w1',
+      task_count: 10,
+      lease_ttl_seconds: 10,
+    });
+    expect(lease.task_list).toHaveLength(3);
+
+    first.running.child.kill('SIGKILL');
+    await first.running.stop();
+
+    const second = await startProcess(dataDirectory);
+    running = second.running;
+    const loaded = second.running.logLines.find((line) => line.msg === 'frontier loaded');
+    expect(loaded).toMatchObject({ url_count: 3, live_lease_count: 1 });
+    const summary = await second.client.getFrontierSummary({});
+    expect(summary.live_lease_count).toBe(1);
+    expect(summary.url_state_list.find((row) => row.url_state === 'leased')?.url_count).toBe(3);
+    expect((await second.client.leaseTasks({ worker_id: 'w2' })).task_list).toHaveLength(0);
+
+    // Bounded wait for the 10 s lease to pass (the reclaimer ticks every 100 ms).
+    const deadline = Date.now() + 20_000;
+    let again = await second.client.leaseTasks({ worker_id: 'w2', task_count: 10 });
+    while (again.task_list.length === 0 && Date.now() < deadline) {
+      await sleep(250);
+      again = await second.client.leaseTasks({ worker_id: 'w2', task_count: 10 });
+    }
+    expect(again.task_list.map((task) => task.url_hash).sort()).toEqual(
+      lease.task_list.map((task) => task.url_hash).sort(),
+    );
+    const late = await second.client.reportLease({
+      lease_id: lease.lease_id,
+      worker_id: 'w1',
+      result_list: lease.task_list.map((task) =>
+        doneResult(task, { link_list: [link('https://news.example/new')] }),
+      ),
+    });
+    expect(late.is_stale_lease).toBe(true);
+    expect(await reportAllDone(second.client, again)).toMatchObject({ accepted_count: 3 });
+    expect((await second.client.getFrontierSummary({})).expired_lease_count).toBe(1);
+  }, 40_000);
+
+  it('hands out at most 6 tasks per domain in 5 s of tight leasing at min_interval_ms 1000 (real time)', async () => {
+    const started = await startProcess(dataDirectory);
+    running = started.running;
+    const { client } = started;
+    const domains = ['one.example', 'two.example', 'three.example'];
+    await client.submitRules({
+      rule_list: domains.map((domain) => ruleFor(domain, { min_interval_ms: 1000 })),
+    });
+    await client.submitSeeds({ seed_list: seedUrls(domains, 30) });
+    const perDomain = new Map<string, number>();
+    const endAt = Date.now() + 5000;
+    while (Date.now() < endAt) {
+      const lease = await client.leaseTasks({ worker_id: 'tight-loop', task_count: 50 });
+      for (const task of lease.task_list)
+        perDomain.set(task.domain, (perDomain.get(task.domain) ?? 0) + 1);
+      if (lease.task_list.length > 0) await reportAllDone(client, lease);
+    }
+    for (const domain of domains) {
+      expect(perDomain.get(domain)).toBeLessThanOrEqual(6);
+      expect(perDomain.get(domain)).toBeGreaterThanOrEqual(4);
+    }
+  }, 30_000);
+});

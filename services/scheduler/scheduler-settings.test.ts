@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import {
+  addSchedulerOptions,
+  frontierSettingsOf,
+  readSchedulerSettings,
+} from './scheduler-settings';
+
+function parse(argv: string[], environment: NodeJS.ProcessEnv = {}) {
+  const command = new Command('scheduler').exitOverride();
+  addSchedulerOptions(command);
+  command.parse(['node', 'scheduler', ...argv]);
+  return readSchedulerSettings(command.opts(), environment);
+}
+
+describe('scheduler settings', () => {
+  it('takes a flag over a variable over the default', () => {
+    expect(parse([]).domainInFlightCap).toBe(2);
+    expect(parse([], { SCHEDULER_DOMAIN_IN_FLIGHT_CAP: '4' }).domainInFlightCap).toBe(4);
+    expect(
+      parse(['--domain-in-flight-cap', '7'], { SCHEDULER_DOMAIN_IN_FLIGHT_CAP: '4' })
+        .domainInFlightCap,
+    ).toBe(7);
+    expect(parse([], { DOWNLOADER_TOKEN: 'secret' }).downloaderToken).toBe('secret');
+  });
+
+  it('refuses a value out of range, naming the flag and the variable', () => {
+    expect(() => parse(['--health-xhr-error-ratio', '1.5'])).toThrow(
+      '--health-xhr-error-ratio / SCHEDULER_HEALTH_XHR_ERROR_RATIO must be a number from 0 to 1, got "1.5"',
+    );
+    expect(() => parse([], { SCHEDULER_TASK_TIMEOUT_MS: '2.5' })).toThrow(/must be a whole number/);
+  });
+
+  it('maps onto the frontier settings', () => {
+    const settings = frontierSettingsOf(parse(['--max-attempt-count', '5']));
+    expect(settings.recrawl.maxAttemptCount).toBe(5);
+    expect(settings.taskTimeoutMs).toBe(30000);
+    expect(settings.health.xhrThrottledRatio).toBe(0.3);
+  });
+});

@@ -1,0 +1,36 @@
+import type { SchedulerClient } from '../../../generated/scheduler';
+import type { LeaseResponse, ReportResponse, UrlState } from '../frontier/wire-types';
+import { doneResult } from './contract-fixtures';
+
+/** Reports every task of `lease` as done (no links). */
+export function reportAllDone(
+  client: SchedulerClient,
+  lease: LeaseResponse,
+): Promise<ReportResponse> {
+  return client.reportLease({
+    lease_id: lease.lease_id,
+    worker_id: lease.worker_id,
+    result_list: lease.task_list.map((task) => doneResult(task)),
+  });
+}
+
+/** URLs per url_state, read from the operator endpoint. */
+export async function urlCounts(client: SchedulerClient): Promise<Record<UrlState, number>> {
+  const summary = await client.getFrontierSummary({ limit: 1000 });
+  return Object.fromEntries(
+    summary.url_state_list.map((row) => [row.url_state, row.url_count]),
+  ) as Record<UrlState, number>;
+}
+
+/** in_flight_count per domain, read from the operator endpoint. */
+export async function inFlightByDomain(client: SchedulerClient): Promise<Map<string, number>> {
+  const summary = await client.getFrontierSummary({ limit: 1000 });
+  return new Map(summary.domain_list.map((row) => [row.domain, row.in_flight_count]));
+}
+
+/** Seeds `count` URLs per domain: https://{domain}/page-{n}. */
+export function seedUrls(domains: readonly string[], count: number): Array<{ url: string }> {
+  return domains.flatMap((domain) =>
+    Array.from({ length: count }, (_, index) => ({ url: `https://${domain}/page-${index}` })),
+  );
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SchedulerClient } from '../../../generated/scheduler';
+import type { RunningService } from '../../common/service-host/run-service';
+import type { Clock } from '../frontier/clock';
+import { startScheduler } from '../main';
+
+export const TEST_SCHEDULER_TOKEN = 'scheduler-test-token-0123456789';
+
+export interface TestScheduler {
+  url: string;
+  client: SchedulerClient;
+  dataDirectory: string;
+  /** Stops the service (graceful) and, unless kept, deletes its data. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface TestSchedulerOptions {
+  clock?: Clock;
+  /** Extra flags, e.g. ['--domain-in-flight-cap', '5']. */
+  flags?: string[];
+  /** Reuse a data directory (restart scenarios). */
+  dataDirectory?: string;
+  environment?: NodeJS.ProcessEnv;
+}
+
+// Every in-process start registers SIGINT/SIGTERM listeners; a test file starts many.
+process.setMaxListeners(100);
+process.env.LOG_LEVEL ??= 'silent';
+
+/**
+ * The real scheduler (the same assembly as `main.ts`) on 127.0.0.1 with an ephemeral port, a fresh
+ * LMDB directory, response validation on, and the generated client pointed at it.
+ */
+export async function startTestScheduler(
+  options: TestSchedulerOptions = {},
+): Promise<TestScheduler> {
+  const dataDirectory = options.dataDirectory ?? mkdtempSync(join(tmpdir(), 'scheduler-test-'));
+  const running: RunningService = await startScheduler(
+    [
+      'node',
+      'scheduler',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDirectory,
+      '--validate-responses',
+      '--maintenance-interval-ms',
+      '50',
+      ...(options.flags ?? []),
+    ],
+    { SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN, ...options.environment },
+    { clock: options.clock },
+  );
+  return {
+    url: running.url,
+    dataDirectory,
+    client: new SchedulerClient({
+      baseUrl: running.url,
+      token: TEST_SCHEDULER_TOKEN,
+      maximumAttemptCount: 1,
+      timeoutMs: 10_000,
+    }),
+    stop: async ({ keepData = false } = {}) => {
+      running.server.closeAllConnections();
+      await running.shutdown('test finished');
+      if (!keepData) rmSync(dataDirectory, { recursive: true, force: true });
+    },
+  };
+}
