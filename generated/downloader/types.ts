@@ -351,6 +351,7 @@ export interface components {
         | 'payload_too_large'
         | 'object_not_found'
         | 'lease_not_found'
+        | 'url_task_not_found'
         | 'lease_worker_mismatch'
         | 'fetch_status_mismatch'
         | 'destination_not_allowed'

@@ -82,6 +82,22 @@ export class SchedulerClient extends ContractClient {
       options,
     );
   }
+  /** GET /v1/operator/url-tasks/{url_hash} — Where one URL stands in the frontier (state, last fetch, stored object). */
+  getUrlTask(
+    path: Operation.GetUrlTaskInput['path'],
+    options?: CallOptions,
+  ): Promise<Operation.GetUrlTaskOutput> {
+    return this.call<Operation.GetUrlTaskOutput>(
+      {
+        operationId: 'getUrlTask',
+        method: 'GET',
+        path: '/v1/operator/url-tasks/{url_hash}',
+        pathParameters: { url_hash: path.url_hash },
+        retryPolicy: 'bounded',
+      },
+      options,
+    );
+  }
   /** POST /v1/rules — Store domain rules as the read-only replica of the sampler\'s (idempotent). */
   submitRules(
     body: Operation.SubmitRulesInput['body'],

@@ -21,6 +21,8 @@ export interface SchedulerHandlers {
   getFrontierSummary(
     input: Operation.GetFrontierSummaryInput,
   ): Promise<Operation.GetFrontierSummaryOutput>;
+  /** GET /v1/operator/url-tasks/{url_hash} — Where one URL stands in the frontier (state, last fetch, stored object). */
+  getUrlTask(input: Operation.GetUrlTaskInput): Promise<Operation.GetUrlTaskOutput>;
   /** POST /v1/rules — Store domain rules as the read-only replica of the sampler\'s (idempotent). */
   submitRules(input: Operation.SubmitRulesInput): Promise<Operation.SubmitRulesOutput>;
   /** POST /v1/seeds — Add seed URLs to the frontier. */
@@ -33,6 +35,7 @@ export const schedulerOperationIds = [
   'leaseTasks',
   'reportLease',
   'getFrontierSummary',
+  'getUrlTask',
   'submitRules',
   'submitSeeds',
 ] as const;

@@ -45,6 +45,16 @@ export interface GetFrontierSummaryInput {
 export type GetFrontierSummaryOutput =
   operations['getFrontierSummary']['responses'][200]['content']['application/json'];
 
+/** Input of `getUrlTask` (GET /v1/operator/url-tasks/{url_hash}). */
+export interface GetUrlTaskInput {
+  path: operations['getUrlTask']['parameters']['path'];
+  meta: RequestMeta;
+}
+
+/** Answer of `getUrlTask` on success. */
+export type GetUrlTaskOutput =
+  operations['getUrlTask']['responses'][200]['content']['application/json'];
+
 /** Input of `submitRules` (POST /v1/rules). */
 export interface SubmitRulesInput {
   body: operations['submitRules']['requestBody']['content']['application/json'];

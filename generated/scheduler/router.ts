@@ -61,6 +61,17 @@ export const schedulerOperationDefinitions: readonly OperationDefinition[] = [
     retryPolicy: 'bounded',
   },
   {
+    operationId: 'getUrlTask',
+    method: 'GET',
+    path: '/v1/operator/url-tasks/{url_hash}',
+    securitySchemes: ['serviceToken'],
+    queryParameterNames: [],
+    pathParameterNames: ['url_hash'],
+    hasRequestBody: false,
+    successStatus: 200,
+    retryPolicy: 'bounded',
+  },
+  {
     operationId: 'submitRules',
     method: 'POST',
     path: '/v1/rules',
@@ -106,6 +117,9 @@ export function createSchedulerRouter(
         // The router validated the input against the contract before this cast.
         getFrontierSummary: (input: OperationInput) =>
           handlers.getFrontierSummary(input as unknown as Operation.GetFrontierSummaryInput),
+        // The router validated the input against the contract before this cast.
+        getUrlTask: (input: OperationInput) =>
+          handlers.getUrlTask(input as unknown as Operation.GetUrlTaskInput),
         // The router validated the input against the contract before this cast.
         submitRules: (input: OperationInput) =>
           handlers.submitRules(input as unknown as Operation.SubmitRulesInput),

@@ -117,6 +117,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/operator/url-tasks/{url_hash}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where one URL stands in the frontier (state, last fetch, stored object).
+     * @description The operator's "where is my URL?" — and how M0 (npm run m0) follows a seed from queued to the stored web page object.
+     */
+    get: operations['getUrlTask'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -537,6 +557,53 @@ export interface components {
       paused_until_at: string | null;
     };
     /**
+     * @description One URL of the frontier as the operator sees it.
+     * @example {
+     *       "url": "https://news.example.tw/articles/2026/08/harbour-reopens",
+     *       "url_hash": "3a1f9c0e7b2d4e6f8a0b1c2d3e4f5a6b",
+     *       "domain": "news.example.tw",
+     *       "url_state": "done",
+     *       "priority_rank": 10,
+     *       "due_at": "2026-08-16T07:47:52Z",
+     *       "lease_id": null,
+     *       "attempt_count": 0,
+     *       "fail_reason": null,
+     *       "object_id": "5f0c6e2a9d8b4f17a3c2e1d0b9a87654",
+     *       "etag": "\"a1b2c3\"",
+     *       "last_modified_at": "2026-08-15T07:40:00Z",
+     *       "fetched_at": "2026-08-15T07:47:52Z"
+     *     }
+     */
+    UrlTaskView: {
+      url: string;
+      url_hash: string;
+      domain: string;
+      /** @enum {string} */
+      url_state: 'queued' | 'leased' | 'done' | 'failed' | 'waiting_for_rule' | 'dropped';
+      /** @description The rank it is served at; null while its domain has no rule. */
+      priority_rank: number | null;
+      /**
+       * Format: date-time
+       * @description When it is (or was) due.
+       */
+      due_at: string;
+      /** @description The live lease holding it; null unless leased. */
+      lease_id: string | null;
+      /** @description Failed fetches in a row. */
+      attempt_count: number;
+      fail_reason: components['schemas']['FailReason'] | null;
+      /** @description The last stored web page object (GET /v1/objects/{object_id} on the downloader). */
+      object_id: string | null;
+      etag: string | null;
+      /** Format: date-time */
+      last_modified_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was last fetched; null before the first fetch.
+       */
+      fetched_at: string | null;
+    };
+    /**
      * @description The body of every 4xx and 5xx answer.
      * @example {
      *       "error_code": "domain_rate_limited",
@@ -559,6 +626,7 @@ export interface components {
         | 'payload_too_large'
         | 'object_not_found'
         | 'lease_not_found'
+        | 'url_task_not_found'
         | 'lease_worker_mismatch'
         | 'fetch_status_mismatch'
         | 'destination_not_allowed'
@@ -1004,6 +1072,52 @@ export interface operations {
       400: components['responses']['InvalidRequest'];
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getUrlTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The URL's url_hash (CONTRACT.md §十).
+         * @example 3a1f9c0e7b2d4e6f8a0b1c2d3e4f5a6b
+         */
+        url_hash: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The URL's state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UrlTaskView'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description The frontier has no URL with this url_hash. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error_code": "url_task_not_found",
+           *       "message": "no URL with url_hash 3a1f9c0e7b2d4e6f8a0b1c2d3e4f5a6b in the frontier"
+           *     }
+           */
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
     };

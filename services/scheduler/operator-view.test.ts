@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
+import { urlHash } from '../common/url';
+import { launchTestBrowser } from '../common/testing/launch-test-browser';
 import { ruleFor } from './testing/contract-fixtures';
 import { seedUrls } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
@@ -8,8 +8,6 @@ import {
   TEST_SCHEDULER_TOKEN,
   type TestScheduler,
 } from './testing/scheduler-test-harness';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('the operator view', () => {
   let scheduler: TestScheduler;
@@ -67,6 +65,22 @@ describe('the operator view', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('tells where one URL stands, and 404 url_task_not_found for a URL it never saw', async () => {
+    const view = await scheduler.client.getUrlTask({ url_hash: urlHash('https://new.example/') });
+    expect(view).toMatchObject({
+      url: 'https://new.example/',
+      domain: 'new.example',
+      url_state: 'waiting_for_rule',
+      priority_rank: null,
+      lease_id: null,
+      object_id: null,
+      fetched_at: null,
+    });
+    await expect(
+      scheduler.client.getUrlTask({ url_hash: urlHash('https://never.example/') }),
+    ).rejects.toMatchObject({ status: 404, errorCode: 'url_task_not_found' });
+  });
+
   it('serves a page with what an operator needs, under strict headers, without any data or secret', async () => {
     const response = await fetch(`${scheduler.url}/operator`);
     expect(response.status).toBe(200);
@@ -97,46 +111,32 @@ describe('the operator view', () => {
     expect((await fetch(`${scheduler.url}/operator/operator-page.css`)).status).toBe(200);
   });
 
-  (existsSync(chromiumPath) ? it : it.skip)(
-    'renders the tables in a browser from a token in the URL fragment, and forgets the fragment',
-    async () => {
-      const browser = await puppeteer.launch({
-        executablePath: chromiumPath,
-        headless: true,
-        pipe: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--no-first-run',
-        ],
-      });
-      try {
-        const page = await browser.newPage();
-        await page.goto(`${scheduler.url}/operator#token=${TEST_SCHEDULER_TOKEN}`);
-        await page.waitForFunction(
-          () => document.querySelectorAll('#domain-table tbody tr').length === 2,
-          { timeout: 10_000 },
-        );
-        const view = await page.evaluate(() => ({
-          location: window.location.href,
-          liveLeases: document.getElementById('live-lease-count')?.textContent,
-          domains: Array.from(document.querySelectorAll('#domain-table tbody tr'), (row) =>
-            Array.from(row.querySelectorAll('td'), (cell) => cell.textContent),
-          ),
-          states: Array.from(
-            document.querySelectorAll('#url-state-table tbody tr'),
-            (row) => row.textContent,
-          ),
-        }));
-        expect(view.location).not.toContain('token');
-        expect(view.liveLeases).toBe('1');
-        expect(view.domains[0]).toEqual(['news.example', 'csr', '2', '1', 'healthy', '–']);
-        expect(view.states).toContain('waiting_for_rule1');
-      } finally {
-        await browser.close();
-      }
-    },
-    30_000,
-  );
+  it('renders the tables in a browser from a token in the URL fragment, and forgets the fragment', async () => {
+    const browser = await launchTestBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${scheduler.url}/operator#token=${TEST_SCHEDULER_TOKEN}`);
+      await page.waitForFunction(
+        () => document.querySelectorAll('#domain-table tbody tr').length === 2,
+        { timeout: 10_000 },
+      );
+      const view = await page.evaluate(() => ({
+        location: window.location.href,
+        liveLeases: document.getElementById('live-lease-count')?.textContent,
+        domains: Array.from(document.querySelectorAll('#domain-table tbody tr'), (row) =>
+          Array.from(row.querySelectorAll('td'), (cell) => cell.textContent),
+        ),
+        states: Array.from(
+          document.querySelectorAll('#url-state-table tbody tr'),
+          (row) => row.textContent,
+        ),
+      }));
+      expect(view.location).not.toContain('token');
+      expect(view.liveLeases).toBe('1');
+      expect(view.domains[0]).toEqual(['news.example', 'csr', '2', '1', 'healthy', '–']);
+      expect(view.states).toContain('waiting_for_rule1');
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
 });

@@ -1,3 +1,5 @@
+import type { components } from '../../../generated/scheduler/types';
+
 /**
  * Errors a handler throws to answer with the contract's error body ({error_code, message}).
  *
@@ -5,29 +7,12 @@
  * status and body the contract names, and anything else into a 500 internal_error.
  */
 
-/** Values of ErrorBody.error_code (CONTRACT.md §八, enum `error_code`). */
-export type ErrorCode =
-  | 'invalid_request'
-  | 'missing_token'
-  | 'invalid_token'
-  | 'wrong_token_kind'
-  | 'route_not_found'
-  | 'method_not_allowed'
-  | 'payload_too_large'
-  | 'object_not_found'
-  | 'lease_not_found'
-  | 'lease_worker_mismatch'
-  | 'fetch_status_mismatch'
-  | 'destination_not_allowed'
-  | 'domain_rate_limited'
-  | 'render_failed'
-  | 'claim_not_found'
-  | 'claim_consumer_mismatch'
-  | 'consumer_not_found'
-  | 'consumer_already_exists'
-  | 'internal_error'
-  | 'not_implemented'
-  | 'service_unavailable';
+/**
+ * Values of ErrorBody.error_code (CONTRACT.md §九, enum `error_code`), taken from the generated
+ * types so that a code added to the contract is usable here after `npm run generate`, and a code
+ * not in the contract does not compile.
+ */
+export type ErrorCode = components['schemas']['ErrorBody']['error_code'];
 
 /** The wire shape of every error answer. */
 export interface ErrorBodyWire {

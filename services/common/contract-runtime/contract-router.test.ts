@@ -4,6 +4,7 @@ import samplerDocument from '../../../generated/sampler/openapi.json';
 import {
   createSchedulerRouter,
   SchedulerClient,
+  schedulerOperationIds,
   type LeaseTasksInput,
   type ReportLeaseInput,
   type SchedulerHandlers,
@@ -28,18 +29,15 @@ const authenticate: TokenAuthenticator = async (token) => {
 
 /** Every scheduler operation answers 501 unless a test overrides it. */
 function schedulerHandlers(overrides: Partial<SchedulerHandlers>): SchedulerHandlers {
-  const stub = (operationId: string) => async () => {
-    throw notImplemented(operationId);
-  };
-  return {
-    leaseTasks: stub('leaseTasks'),
-    reportLease: stub('reportLease'),
-    submitRules: stub('submitRules'),
-    submitSeeds: stub('submitSeeds'),
-    listDomainCandidates: stub('listDomainCandidates'),
-    getFrontierSummary: stub('getFrontierSummary'),
-    ...overrides,
-  };
+  const stubs = Object.fromEntries(
+    schedulerOperationIds.map((operationId) => [
+      operationId,
+      async () => {
+        throw notImplemented(operationId);
+      },
+    ]),
+  ) as unknown as SchedulerHandlers;
+  return { ...stubs, ...overrides };
 }
 
 async function startScheduler(

@@ -18,7 +18,26 @@ import type {
 const LMDB_MAX_KEY_BYTES = 1978;
 export const LMDB_MAX_ROW_KEY_BYTES = LMDB_MAX_KEY_BYTES - EXPIRY_PREFIX_BYTES;
 
+/**
+ * When a write's promise resolves:
+ * - `overlapping` (default): once the transaction is committed (visible, in the file). The fsync
+ *   runs after the commit, overlapping the next transaction (lmdb-js `overlappingSync`). A committed
+ *   write survives a killed process; after an operating-system crash or power loss the environment
+ *   opens at the last *flushed* transaction — intact, possibly without the last moments' writes.
+ * - `full`: only after the commit was fsynced inside the writer — also survives power loss, at a
+ *   much higher cost per commit (one fsync on the writer's critical path).
+ */
+export type LmdbSyncMode = 'overlapping' | 'full';
+
+/** 64 GiB of address space: virtual only (the file grows as needed), so the map is never resized
+ * under load — growing the map while transactions run is where lmdb-js can stall. */
+export const DEFAULT_LMDB_MAP_SIZE_BYTES = 64 * 1024 ** 3;
+
 export interface LmdbBackendOptions {
+  /** See LmdbSyncMode; default `overlapping`. */
+  syncMode?: LmdbSyncMode;
+  /** Address space reserved for the map; default DEFAULT_LMDB_MAP_SIZE_BYTES. */
+  mapSizeBytes?: number;
   /** How often expired rows are swept from disk; default 1000 ms. Reads hide them regardless. */
   sweepIntervalMs?: number;
   /** Most expiry-index entries one sweep handles, bounding the write transaction; default 1000. */
@@ -50,10 +69,9 @@ function assertWrite(write: KeyValueWrite): void {
  * The embedded backend: one LMDB environment per service directory, holding two databases — `rows`
  * (key → enveloped value, see lmdb-value-envelope.ts) and `expiry_index` (see lmdb-expiry-index.ts).
  *
- * Durability: `overlappingSync` is off, so LMDB fsyncs the data and meta pages inside each commit,
- * and lmdb-js resolves a write's promise only after that commit returned. A resolved write therefore
- * survives kill -9 and power loss alike. Throughput comes from lmdb-js batching every write queued
- * in one event turn into one transaction (one fsync for the batch), not from skipping the fsync.
+ * Durability: a resolved write is committed, so it survives kill -9 in every sync mode; with
+ * `syncMode: 'full'` it also survives power loss (see LmdbSyncMode). Throughput comes from lmdb-js
+ * batching every write queued in one event turn into one transaction.
  *
  * Atomicity: LMDB has a single writer. Compare-and-swap and the expiry sweep run as lmdb-js
  * transaction callbacks, which execute inside that writer's transaction, so their read and write
@@ -71,7 +89,12 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   #isClosed = false;
 
   private constructor(directory: string, options: LmdbBackendOptions) {
-    this.#environment = open({ path: directory, overlappingSync: false, maxDbs: 4 });
+    this.#environment = open({
+      path: directory,
+      overlappingSync: (options.syncMode ?? 'overlapping') === 'overlapping',
+      mapSize: options.mapSizeBytes ?? DEFAULT_LMDB_MAP_SIZE_BYTES,
+      maxDbs: 4,
+    });
     const binary = { keyEncoding: 'binary', encoding: 'binary' } as const;
     this.#rows = this.#environment.openDB<Buffer, Buffer>({ name: 'rows', ...binary });
     this.#expiryIndex = this.#environment.openDB<Buffer, Buffer>({

@@ -43,6 +43,21 @@ describe('storage backend settings from the environment', () => {
     ).toEqual({ backendName: 'lmdb', dataDirectory: '/var/lib/scheduler' });
   });
 
+  test('reads the LMDB sync mode and map size, and refuses nonsense', () => {
+    expect(
+      storageBackendSettingsFromEnvironment('scheduler', {
+        STORAGE_LMDB_SYNC: 'full',
+        STORAGE_LMDB_MAP_SIZE_MIB: '1024',
+      }),
+    ).toMatchObject({ backendName: 'lmdb', syncMode: 'full', mapSizeBytes: 1024 * 1024 ** 2 });
+    expect(() =>
+      storageBackendSettingsFromEnvironment('scheduler', { STORAGE_LMDB_SYNC: 'sometimes' }),
+    ).toThrow(/STORAGE_LMDB_SYNC/);
+    expect(() =>
+      storageBackendSettingsFromEnvironment('scheduler', { STORAGE_LMDB_MAP_SIZE_MIB: 'lots' }),
+    ).toThrow(/STORAGE_LMDB_MAP_SIZE_MIB/);
+  });
+
   test('reads TiKV PD endpoints, including IPv6 literals', () => {
     expect(
       storageBackendSettingsFromEnvironment('downloader', {

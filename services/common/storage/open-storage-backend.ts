@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
-import { LmdbBackend } from './lmdb-backend';
+import { LmdbBackend, type LmdbSyncMode } from './lmdb-backend';
 import type { BackendName, OrderedKeyValueBackend } from './ordered-key-value-backend';
 import { assertServiceName, type ServiceName } from './service-name';
 
 /** Which backend a service uses and how to reach it. */
 export type StorageBackendSettings =
-  { backendName: 'lmdb'; dataDirectory: string } | { backendName: 'tikv'; pdEndpoints: string[] };
+  | { backendName: 'lmdb'; dataDirectory: string; syncMode?: LmdbSyncMode; mapSizeBytes?: number }
+  | { backendName: 'tikv'; pdEndpoints: string[] };
 
 const BACKEND_NAMES: readonly BackendName[] = ['lmdb', 'tikv'];
 
@@ -29,10 +30,29 @@ function parsePdEndpoints(text: string | undefined): string[] {
   return endpoints;
 }
 
+function parseSyncMode(text: string | undefined): LmdbSyncMode | undefined {
+  const value = text?.trim();
+  if (!value) return undefined;
+  if (value === 'overlapping' || value === 'full') return value;
+  throw new Error(`STORAGE_LMDB_SYNC must be "overlapping" or "full", got "${value}"`);
+}
+
+function parseMapSizeBytes(text: string | undefined): number | undefined {
+  const value = text?.trim();
+  if (!value) return undefined;
+  const mebibytes = Number(value);
+  if (!Number.isInteger(mebibytes) || mebibytes < 64) {
+    throw new Error(`STORAGE_LMDB_MAP_SIZE_MIB must be a whole number ≥ 64, got "${value}"`);
+  }
+  return mebibytes * 1024 ** 2;
+}
+
 /**
  * Reads the storage settings of `service` from the environment:
  *   STORAGE_BACKEND          lmdb (default) or tikv
  *   STORAGE_DATA_DIRECTORY   LMDB environment directory of this service; default ./.data/<service>
+ *   STORAGE_LMDB_SYNC        overlapping (default) or full — see LmdbSyncMode
+ *   STORAGE_LMDB_MAP_SIZE_MIB  address space reserved for the LMDB map; default 65536 (64 GiB)
  *   TIKV_PD_ENDPOINTS        comma-separated PD host:port list; required for tikv
  */
 export function storageBackendSettingsFromEnvironment(
@@ -46,6 +66,8 @@ export function storageBackendSettingsFromEnvironment(
       return {
         backendName,
         dataDirectory: resolve(environment.STORAGE_DATA_DIRECTORY?.trim() || `.data/${service}`),
+        syncMode: parseSyncMode(environment.STORAGE_LMDB_SYNC),
+        mapSizeBytes: parseMapSizeBytes(environment.STORAGE_LMDB_MAP_SIZE_MIB),
       };
     case 'tikv':
       return { backendName, pdEndpoints: parsePdEndpoints(environment.TIKV_PD_ENDPOINTS) };
@@ -69,7 +91,10 @@ export async function openStorageBackend(
 ): Promise<OrderedKeyValueBackend> {
   switch (settings.backendName) {
     case 'lmdb':
-      return LmdbBackend.open(settings.dataDirectory);
+      return LmdbBackend.open(settings.dataDirectory, {
+        syncMode: settings.syncMode,
+        mapSizeBytes: settings.mapSizeBytes,
+      });
     case 'tikv':
       return loadTikvBackendModule().TikvBackend.connect({ pdEndpoints: settings.pdEndpoints });
   }

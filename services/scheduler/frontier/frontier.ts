@@ -12,6 +12,7 @@ import { DomainReconciler } from './domain-reconciler';
 import { FrontierActivity } from './frontier-activity';
 import type { FrontierSettings } from './frontier-settings';
 import { rebuildFrontierMemory } from './frontier-startup';
+import type { UrlTaskDocument } from './frontier-documents';
 import { FrontierStore } from './frontier-store';
 import { FrontierSummaryView } from './frontier-summary';
 import { openFrontierTables } from './frontier-tables';
@@ -293,6 +294,12 @@ export class Frontier {
 
   listDomainCandidates(limit: number): Promise<DomainCandidate[]> {
     return this.#candidates.list(limit, (domain) => this.#rules.get(domain) !== undefined);
+  }
+
+  /** One URL's document as the latest (possibly not yet durable) decisions left it. */
+  async findUrlTask(urlHash: string): Promise<UrlTaskDocument | undefined> {
+    const [task] = await this.#store.readUrlTasks([urlHash]);
+    return task;
   }
 
   summarize(domainLimit: number): FrontierSummary {

@@ -6,6 +6,7 @@ import { createSubmitRulesHandler } from './submit-rules';
 import { createSubmitSeedsHandler } from './submit-seeds';
 import { createListDomainCandidatesHandler } from './list-domain-candidates';
 import { createGetFrontierSummaryHandler } from './get-frontier-summary';
+import { createGetUrlTaskHandler } from './get-url-task';
 
 /** Wires one handler per contract operation; tsc names any operation missing here. */
 export function createSchedulerHandlers(context: SchedulerContext): SchedulerHandlers {
@@ -16,5 +17,6 @@ export function createSchedulerHandlers(context: SchedulerContext): SchedulerHan
     submitSeeds: createSubmitSeedsHandler(context),
     listDomainCandidates: createListDomainCandidatesHandler(context),
     getFrontierSummary: createGetFrontierSummaryHandler(context),
+    getUrlTask: createGetUrlTaskHandler(context),
   };
 }
