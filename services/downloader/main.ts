@@ -1,27 +1,13 @@
-import { createDownloaderRouter } from '../../generated/downloader';
-import openApiDocument from '../../generated/downloader/openapi.json';
 import { runService, type RunningService } from '../common/service-host/run-service';
-import { createDownloaderHandlers } from './handlers';
+import { downloaderServiceDefinition, type DownloaderDependencies } from './assemble-downloader';
 
 /** Starts the downloader as its own process (see `--help` for flags and environment variables). */
 export function startDownloader(
   argv?: string[],
-  environment?: NodeJS.ProcessEnv,
+  environment: NodeJS.ProcessEnv = process.env,
+  dependencies?: DownloaderDependencies,
 ): Promise<RunningService> {
-  return runService(
-    {
-      serviceName: 'downloader',
-      apiDocument: openApiDocument,
-      assemble: async ({ config, logger, routerOptions }) => ({
-        contractRouter: createDownloaderRouter(
-          createDownloaderHandlers({ config, logger }),
-          routerOptions,
-        ),
-      }),
-    },
-    argv,
-    environment,
-  );
+  return runService(downloaderServiceDefinition(environment, dependencies), argv, environment);
 }
 
 if (require.main === module) {

@@ -28,6 +28,11 @@ export interface PlainHttpFetchOptions {
   /** Only sent on the first hop: a validator belongs to the URL it was issued for. */
   readonly conditional?: ConditionalRequestHeaders;
   readonly accept?: string;
+  /**
+   * Called once, when the first hop got its response head or failed: the moment the request is
+   * known to have reached the origin (or never will). The rate limit spaces requests from it.
+   */
+  readonly onFirstAnswer?: () => void;
 }
 
 export interface PlainHttpResponse {
@@ -103,6 +108,12 @@ export async function plainHttpFetch(
 ): Promise<PlainHttpResponse> {
   const requestedUrl = normalizeOrFail(url);
   const maxRedirectCount = options.maxRedirectCount ?? 5;
+  let hasAnswered = false;
+  const firstAnswer = () => {
+    if (hasAnswered) return;
+    hasAnswered = true;
+    options.onFirstAnswer?.();
+  };
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   let currentUrl = requestedUrl;
@@ -110,6 +121,7 @@ export async function plainHttpFetch(
     for (let redirectCount = 0; ; redirectCount += 1) {
       const headers = requestHeaders(options, redirectCount === 0);
       const response = await sendRequest(currentUrl, headers, options, abort.signal);
+      firstAnswer();
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(status) && location !== undefined) {
@@ -134,6 +146,7 @@ export async function plainHttpFetch(
       };
     }
   } catch (error) {
+    firstAnswer();
     if (abort.signal.aborted) {
       throw new EgressError(
         'timeout',

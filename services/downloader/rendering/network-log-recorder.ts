@@ -47,6 +47,8 @@ export class NetworkLogRecorder {
   private readonly ordered: TrackedRequest[] = [];
   private readonly inFlight = new Set<string>();
   private readonly activityListeners = new Set<() => void>();
+  /** Called once, when the origin first answered the main document (see RenderRequest.onOriginAnswered). */
+  private onMainDocumentAnswer: (() => void) | undefined;
   private readonly subscription: CdpEventSubscription;
   private mainDocumentRequestId: string | undefined;
   private readonly acceptedLoaderIds = new Set<string>();
@@ -58,6 +60,17 @@ export class NetworkLogRecorder {
     private readonly maxEntryCount = 2000,
   ) {
     this.subscription = new CdpEventSubscription(session);
+  }
+
+  /** `listener` runs once: on the main document's first response head, redirect or failure. */
+  onceMainDocumentAnswered(listener: () => void): void {
+    this.onMainDocumentAnswer = listener;
+  }
+
+  private mainDocumentAnswered(): void {
+    const listener = this.onMainDocumentAnswer;
+    this.onMainDocumentAnswer = undefined;
+    listener?.();
   }
 
   start(): void {
@@ -160,6 +173,7 @@ export class NetworkLogRecorder {
     if (event.redirectResponse !== undefined) {
       const previousHop = this.requests.get(event.requestId)?.at(-1);
       if (previousHop !== undefined) previousHop.entry.http_status = event.redirectResponse.status;
+      if (event.requestId === this.mainDocumentRequestId) this.mainDocumentAnswered();
     }
     if (isMainDocument) {
       // A later main-frame document (script navigation) replaces the earlier one: it is what renders.
@@ -192,6 +206,7 @@ export class NetworkLogRecorder {
     // page never reads (fetch(...) without .text()) would otherwise never "finish".
     this.settle(event.requestId);
     if (event.requestId === this.mainDocumentRequestId) {
+      this.mainDocumentAnswered();
       this.hasMainDocumentAnswered = true;
       this.mainDocument.status = event.response.status;
       this.mainDocument.url = event.response.url;
@@ -206,6 +221,7 @@ export class NetworkLogRecorder {
       for (const tracked of this.requests.get(event.requestId) ?? []) tracked.isBlocked = true;
     }
     if (event.requestId === this.mainDocumentRequestId) {
+      this.mainDocumentAnswered();
       this.mainDocument.errorText = event.errorText;
     }
     this.settle(event.requestId);

@@ -38,6 +38,10 @@ export interface PageRenderTask {
   readonly timeoutMs: number;
   readonly validators?: DocumentValidators;
   readonly sentValidators: { etag?: string | null; lastModifiedAt?: string | null };
+  /** See RenderRequest.onDispatch. */
+  readonly onDispatch?: () => void;
+  /** See RenderRequest.onOriginAnswered. */
+  readonly onOriginAnswered?: () => void;
 }
 
 function defaultPort(url: URL): number {
@@ -107,6 +111,7 @@ export async function renderOnPage(
   const deadline = new Deadline(task.timeoutMs, startedAt.getTime());
   const recorder = new NetworkLogRecorder(pooled.session, pooled.mainFrameId);
   const consoleRecorder = new ConsoleErrorRecorder(pooled.session);
+  if (task.onOriginAnswered !== undefined) recorder.onceMainDocumentAnswered(task.onOriginAnswered);
   recorder.start();
   consoleRecorder.start();
   const conditional =
@@ -119,6 +124,7 @@ export async function renderOnPage(
         );
   try {
     let navigationError: unknown;
+    task.onDispatch?.();
     try {
       await pooled.page.goto(task.url, { waitUntil: 'load', timeout: deadline.remainingMs() });
     } catch (error) {

@@ -455,6 +455,35 @@ describe('should_render = false', () => {
   });
 });
 
+describe('the hooks the rate-limit layer dates requests by', () => {
+  test('dispatch fires before the origin receives the request, the answer after, once each', async () => {
+    for (const shouldRender of [true, false]) {
+      const events: Array<{ name: string; atMs: number }> = [];
+      site.accessLog.clear();
+      await render(`/articles/2?hooks=${shouldRender}`, {
+        shouldRender,
+        onDispatch: () => events.push({ name: 'dispatch', atMs: Date.now() }),
+        onOriginAnswered: () => events.push({ name: 'answered', atMs: Date.now() }),
+      });
+      const arrival = site.accessLog.list().find((entry) => entry.path.startsWith('/articles/2'));
+      expect(events.map((event) => event.name)).toEqual(['dispatch', 'answered']);
+      expect(events[0].atMs).toBeLessThanOrEqual(arrival?.receivedAtMs as number);
+      expect(events[1].atMs).toBeGreaterThanOrEqual(arrival?.receivedAtMs as number);
+    }
+  });
+
+  test('neither fires for a render refused before anything was sent', async () => {
+    const events: string[] = [];
+    const outcome = await render('/articles/3', {
+      waitSelector: 'a[',
+      onDispatch: () => events.push('dispatch'),
+      onOriginAnswered: () => events.push('answered'),
+    });
+    expect(outcome.kind).toBe('refused');
+    expect(events).toEqual([]);
+  });
+});
+
 describe('the demo site as a crawl target', () => {
   test('following rendered links (no nofollow, no disallowed path) reaches exactly the expected set', async () => {
     const rendered = new Set<string>();

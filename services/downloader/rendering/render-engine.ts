@@ -43,6 +43,8 @@ export interface RenderEngineOptions {
   readonly maxRedirectCount?: number;
   readonly extraChromiumArguments?: readonly string[];
   readonly observer?: RenderEngineObserver;
+  /** How long stop() lets renders in flight finish before closing the browser (default 10 s). */
+  readonly stopGraceMs?: number;
 }
 
 /** Past the render's own timeout, how long we still wait before declaring the page hung. */
@@ -136,7 +138,7 @@ export class RenderEngine {
   /** Lets renders in flight finish (bounded), then closes the browser and the proxy. */
   async stop(): Promise<void> {
     this.isStopping = true;
-    const grace = delay(STOP_GRACE_MS);
+    const grace = delay(this.options.stopGraceMs ?? STOP_GRACE_MS);
     await Promise.race([Promise.allSettled([...this.inFlight]), grace.promise]);
     grace.cancel();
     await this.pool?.close();
@@ -242,6 +244,8 @@ export class RenderEngine {
             }
           : undefined,
       sentValidators: { etag: request.etag, lastModifiedAt: request.lastModifiedAt },
+      onDispatch: request.onDispatch,
+      onOriginAnswered: request.onOriginAnswered,
     };
     let isReusable = false;
     try {

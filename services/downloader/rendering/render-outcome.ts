@@ -31,6 +31,21 @@ export interface RenderRequest {
   etag?: string | null;
   /** `YYYY-MM-DDTHH:MM:SSZ`. */
   lastModifiedAt?: string | null;
+  /**
+   * Called once, just before the request leaves for the origin (the navigation starts, or the
+   * plain GET is sent); never called when nothing was sent (refusal, no browser, invalid
+   * selector). The rate-limit layer dates the domain's last request from here: a render can wait
+   * for a page or a browser relaunch after its slot was granted, and the origin must never see
+   * two requests closer than the interval.
+   */
+  onDispatch?: () => void;
+  /**
+   * Called once, when the origin's first answer to the request arrives — a response head, a
+   * redirect, or a failure of the main document. An answer cannot precede the request, so from
+   * then on the request has certainly reached the origin: the rate-limit layer spaces the next
+   * request from here, whatever the latency between dispatch and arrival was.
+   */
+  onOriginAnswered?: () => void;
 }
 
 export interface PageOutcome {

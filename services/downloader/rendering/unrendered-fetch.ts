@@ -33,6 +33,7 @@ export async function fetchWithoutRendering(
 ): Promise<RenderOutcome> {
   const startedAt = new Date();
   let response;
+  request.onDispatch?.();
   try {
     response = await plainHttpFetch(url, {
       resolver: settings.resolver,
@@ -44,6 +45,7 @@ export async function fetchWithoutRendering(
         ifNoneMatch: request.etag ?? null,
         ifModifiedSince: contractTimeToHttpDate(request.lastModifiedAt) ?? null,
       },
+      onFirstAnswer: request.onOriginAnswered,
     });
   } catch (error) {
     if (error instanceof EgressError) return outcomeOfEgressError(error, startedAt);

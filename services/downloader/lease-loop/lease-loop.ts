@@ -1,0 +1,288 @@
+import type { Logger } from 'pino';
+import type { components, SchedulerClient } from '../../../generated/scheduler';
+import { sleep } from '../../common/contract-runtime/retry-backoff';
+import type { DownloaderMetrics } from '../downloader-metrics';
+import { requestTargetOf } from '../entries/request-target';
+import type { OriginFetchResult, OriginGateway } from '../fetching/origin-gateway';
+import type { ReportDelivery } from './report-delivery';
+import type { ReportOutbox } from './report-outbox';
+import { reportResultOf, type LeaseTask } from './report-results';
+
+type LeaseResponse = components['schemas']['LeaseResponse'];
+
+export interface LeaseLoopSettings {
+  readonly workerId: string;
+  /** Most tasks asked for per lease. */
+  readonly taskCount: number;
+  readonly leaseTtlSeconds: number;
+  /** Wait after an empty lease or a failed lease call. */
+  readonly pollIntervalMs: number;
+  /** A task must be able to finish this long before its lease expires, or it is not started. */
+  readonly reportMarginMs: number;
+  /** Shutdown: how long renders in flight may still finish. */
+  readonly drainMs: number;
+  /** Shutdown: how long the last reports may take before they stay in the outbox. */
+  readonly finalReportMs: number;
+}
+
+interface ActiveLease {
+  readonly lease: LeaseResponse;
+  /** Unreported tasks must have finished by then (the earlier of the scheduler's and our clock). */
+  readonly expiresAtMs: number;
+  remainingCount: number;
+  /** Set once the report started: results finishing later are not appended any more. */
+  reporting: Promise<void> | undefined;
+  readonly tasks: Array<Promise<void>>;
+}
+
+/**
+ * Entry A: lease from the scheduler, fetch every task under the domain limits (over the limit →
+ * delay, never drop), report the whole lease through the durable outbox.
+ *
+ * Backpressure: the loop holds at most `capacity()` unfinished tasks — min(page pool,
+ * max_concurrent_count) — and asks only for the room left, so leased URLs never pile up behind a
+ * busy downloader (they stay in the scheduler's queue, where other downloaders can take them).
+ */
+export class LeaseLoop {
+  private readonly active = new Map<string, ActiveLease>();
+  private heldTaskCount = 0;
+  /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
+  private readonly leasing = new AbortController();
+  /** Aborted when the shutdown's report budget is spent. */
+  private readonly delivering = new AbortController();
+  private wakeUp: () => void = () => undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly gateway: OriginGateway,
+    private readonly outbox: ReportOutbox,
+    private readonly delivery: ReportDelivery,
+    private readonly capacity: () => number,
+    private readonly settings: LeaseLoopSettings,
+    private readonly metrics: DownloaderMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Tasks leased and not finished. */
+  get heldCount(): number {
+    return this.heldTaskCount;
+  }
+
+  /** Flushes the outbox left by an earlier run, then leases until stopped. */
+  start(): void {
+    this.running = this.flushOutbox()
+      .then(() => this.leaseUntilStopped())
+      .catch((error: unknown) => {
+        if (!this.leasing.signal.aborted) this.logger.error({ err: error }, 'lease loop failed');
+      });
+  }
+
+  /** Call when room may have appeared (max_concurrent_count raised). */
+  roomChanged(): void {
+    this.wakeUp();
+  }
+
+  /**
+   * Graceful stop: no new lease; tasks still waiting for their domain give up (left out of the
+   * report, so the scheduler re-queues them at once); renders in flight get `drainMs` to finish;
+   * every lease is reported with what finished; what cannot be sent stays in the outbox.
+   */
+  async stop(): Promise<void> {
+    this.leasing.abort();
+    this.wakeUp();
+    await this.running;
+    const inFlight = [...this.active.values()].flatMap((active) => active.tasks);
+    let drainTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(inFlight),
+      new Promise((resolve) => (drainTimer = setTimeout(resolve, this.settings.drainMs))),
+    ]);
+    clearTimeout(drainTimer);
+    const budget = setTimeout(() => this.delivering.abort(), this.settings.finalReportMs);
+    try {
+      await Promise.allSettled([...this.active.values()].map((active) => this.report(active)));
+    } finally {
+      clearTimeout(budget);
+      this.delivering.abort();
+    }
+  }
+
+  private async flushOutbox(): Promise<void> {
+    const rows = await this.outbox.list();
+    this.metrics.outboxDepth.set(rows.length);
+    const mine = rows.filter((row) => row.worker_id === this.settings.workerId);
+    if (mine.length < rows.length) {
+      this.logger.warn(
+        { other_worker_count: rows.length - mine.length, worker_id: this.settings.workerId },
+        'outbox rows of other worker ids left untouched (a changed --worker-id?)',
+      );
+    }
+    if (mine.length > 0) {
+      this.logger.info({ outbox_row_count: mine.length }, 'sending reports left in the outbox');
+    }
+    for (const row of mine) {
+      // A shutdown during the flush leaves the remaining rows for the next start.
+      if ((await this.delivery.deliver(row, this.leasing.signal)) === 'aborted') return;
+    }
+  }
+
+  private room(): number {
+    return this.capacity() - this.heldTaskCount;
+  }
+
+  private async leaseUntilStopped(): Promise<void> {
+    const signal = this.leasing.signal;
+    while (!signal.aborted) {
+      const room = this.room();
+      if (room <= 0) {
+        await this.waitForRoom();
+        continue;
+      }
+      let lease: LeaseResponse;
+      try {
+        lease = await this.client.leaseTasks(
+          {
+            worker_id: this.settings.workerId,
+            task_count: Math.min(this.settings.taskCount, room),
+            lease_ttl_seconds: this.settings.leaseTtlSeconds,
+          },
+          { signal },
+        );
+      } catch (error) {
+        if (signal.aborted) return;
+        this.metrics.leaseCallCount.inc({ result: 'failed' });
+        this.logger.warn({ err: error }, 'lease call failed; trying again later');
+        await this.pause();
+        continue;
+      }
+      if (lease.task_list.length === 0) {
+        this.metrics.leaseCallCount.inc({ result: 'empty' });
+        await this.pause();
+        continue;
+      }
+      this.metrics.leaseCallCount.inc({ result: 'tasks' });
+      try {
+        await this.begin(lease, Date.now());
+      } catch (error) {
+        // Nothing was fetched: the scheduler reclaims the lease when it expires.
+        this.logger
+          .child({ lease_id: lease.lease_id })
+          .error({ err: error }, 'lease could not be stored');
+        await this.pause();
+      }
+    }
+  }
+
+  private async pause(): Promise<void> {
+    await sleep(this.settings.pollIntervalMs, this.leasing.signal).catch(() => undefined);
+  }
+
+  /** Until a task finishes, the capacity changes, or a poll interval passed. */
+  private async waitForRoom(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.settings.pollIntervalMs);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeUp = () => undefined;
+  }
+
+  private async begin(lease: LeaseResponse, receivedAtMs: number): Promise<void> {
+    // The outbox row exists before anything is fetched: from here on a crash loses no result.
+    await this.outbox.open(lease);
+    this.metrics.outboxDepth.inc();
+    this.metrics.leasedTaskCount.inc(lease.task_list.length);
+    const localExpiryMs = receivedAtMs + this.settings.leaseTtlSeconds * 1000;
+    const schedulerExpiryMs = Date.parse(lease.expires_at);
+    const active: ActiveLease = {
+      lease,
+      // Whichever clock says "earlier" wins: a skewed clock must not make us report too late.
+      expiresAtMs: Number.isFinite(schedulerExpiryMs)
+        ? Math.min(schedulerExpiryMs, localExpiryMs)
+        : localExpiryMs,
+      remainingCount: lease.task_list.length,
+      reporting: undefined,
+      tasks: [],
+    };
+    this.active.set(lease.lease_id, active);
+    this.heldTaskCount += lease.task_list.length;
+    this.logger.debug(
+      { lease_id: lease.lease_id, task_count: lease.task_list.length },
+      'lease received',
+    );
+    for (const task of lease.task_list) active.tasks.push(this.runTask(active, task));
+  }
+
+  private async runTask(active: ActiveLease, task: LeaseTask): Promise<void> {
+    try {
+      const result = reportResultOf(task, await this.fetchTask(active, task));
+      if (result !== undefined && active.reporting === undefined) {
+        await this.outbox.append(active.lease.lease_id, result);
+      }
+    } catch (error) {
+      this.logger.error({ err: error, url: task.url }, 'task failed inside the downloader');
+    } finally {
+      active.remainingCount -= 1;
+      this.heldTaskCount -= 1;
+      this.wakeUp();
+    }
+    if (active.remainingCount === 0 && !this.leasing.signal.aborted) await this.report(active);
+  }
+
+  private async fetchTask(active: ActiveLease, task: LeaseTask): Promise<OriginFetchResult> {
+    let target;
+    try {
+      target = requestTargetOf(task.url);
+    } catch (error) {
+      return {
+        kind: 'refused',
+        outcome: {
+          kind: 'refused',
+          refusalReason: 'invalid_url',
+          message: error instanceof Error ? error.message : String(error),
+        },
+      };
+    }
+    return this.gateway.fetch({
+      ...target,
+      entryName: 'lease_loop',
+      minIntervalMs: task.min_interval_ms,
+      intervalSource: 'lease_message',
+      shouldRender: true,
+      waitSelector: task.wait_selector?.trim() || null,
+      timeoutMs: task.timeout_ms,
+      etag: task.etag,
+      lastModifiedAt: task.last_modified_at,
+      shouldCheckRobots: true,
+      shouldStore: true,
+      // Waiting is cheaper than dropping, but a task that cannot finish before the lease expires
+      // is left for the scheduler to re-queue instead of being rendered into a stale report.
+      admission: {
+        kind: 'wait',
+        untilMs: active.expiresAtMs - task.timeout_ms - this.settings.reportMarginMs,
+      },
+      signal: this.leasing.signal,
+    });
+  }
+
+  /** Reports what the outbox row holds for this lease; every call shares the one report. */
+  private report(active: ActiveLease): Promise<void> {
+    active.reporting ??= this.deliverLease(active.lease.lease_id);
+    return active.reporting;
+  }
+
+  private async deliverLease(leaseId: string): Promise<void> {
+    try {
+      await this.outbox.settled(leaseId);
+      const row = await this.outbox.read(leaseId);
+      if (row !== undefined) await this.delivery.deliver(row, this.delivering.signal);
+    } catch (error) {
+      this.logger.child({ lease_id: leaseId }).error({ err: error }, 'report not read; kept');
+    } finally {
+      this.active.delete(leaseId);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import express from 'express';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import {
+  createSchedulerRouter,
+  schedulerOperationIds,
+  type components,
+  type SchedulerHandlers,
+} from '../../../generated/scheduler';
+import { ContractError, notImplemented } from '../../common/contract-runtime/contract-error';
+import { ContractMetrics } from '../../common/contract-runtime/contract-metrics';
+import { createServiceTokenAuthenticator } from '../../common/service-host/service-token-authenticator';
+import { listenOnLoopback } from '../../common/testing/listen-on-loopback';
+import { normalizeUrl } from '../../common/url/normalize-url';
+import { urlHash } from '../../common/url/url-hash';
+
+export type LeaseTask = components['schemas']['LeaseTask'];
+export type ReportRequest = components['schemas']['ReportRequest'];
+export type ReportResult = components['schemas']['ReportResult'];
+
+export const FAKE_SCHEDULER_TOKEN = 'fake-scheduler-token-0123456789ab';
+
+export interface LeaseCall {
+  readonly worker_id: string;
+  readonly task_count: number;
+  readonly lease_ttl_seconds: number;
+  readonly lease_id: string;
+  readonly leased_count: number;
+}
+
+export interface FakeScheduler {
+  readonly url: string;
+  /** Tasks handed out in order by GET /v1/lease (the test pushes). */
+  readonly queue: LeaseTask[];
+  readonly leaseCalls: LeaseCall[];
+  /** Every POST /v1/report answered with success, repeats included. */
+  readonly reports: ReportRequest[];
+  /** The lease id of every POST /v1/report received, failed ones included. */
+  readonly reportAttempts: string[];
+  /** Errors answered to the next report calls, one each, before answering normally. */
+  readonly reportFailures: Array<{
+    status: number;
+    errorCode: 'service_unavailable' | 'lease_worker_mismatch';
+  }>;
+  /** Reports received for a lease id. */
+  reportsOf(leaseId: string): ReportRequest[];
+  close(): Promise<void>;
+}
+
+/** A lease task for `url` as the scheduler would send it; tests override what they need. */
+export function leaseTaskFor(url: string, overrides: Partial<LeaseTask> = {}): LeaseTask {
+  const normalized = normalizeUrl(url);
+  return {
+    url: normalized,
+    url_hash: urlHash(normalized),
+    domain: new URL(normalized).hostname,
+    min_interval_ms: 0,
+    wait_selector: null,
+    timeout_ms: 10_000,
+    priority_rank: 0,
+    etag: null,
+    last_modified_at: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The scheduler's lease and report edges exactly as the contract defines them (the generated
+ * router: auth, validation, error bodies), answered from a queue the test fills and recording
+ * every report. The real scheduler is another service; this stands in for it on loopback.
+ */
+export async function startFakeScheduler(): Promise<FakeScheduler> {
+  const queue: LeaseTask[] = [];
+  const leaseCalls: LeaseCall[] = [];
+  const reports: ReportRequest[] = [];
+  const reportAttempts: string[] = [];
+  const reportFailures: FakeScheduler['reportFailures'] = [];
+  const leased = new Map<string, number>();
+  // Every operation the contract has (it grows) answers 501; the fake plays lease and report.
+  const unused = Object.fromEntries(
+    schedulerOperationIds.map((operationId) => [
+      operationId,
+      async (): Promise<never> => {
+        throw notImplemented(operationId);
+      },
+    ]),
+  ) as unknown as SchedulerHandlers;
+  const handlers: SchedulerHandlers = {
+    ...unused,
+    leaseTasks: async ({ query }) => {
+      const taskCount = query.task_count ?? 50;
+      const ttlSeconds = query.lease_ttl_seconds ?? 120;
+      const taskList = queue.splice(0, taskCount);
+      const leaseId = `l-${randomBytes(8).toString('hex')}`;
+      leased.set(leaseId, taskList.length);
+      leaseCalls.push({
+        worker_id: query.worker_id,
+        task_count: taskCount,
+        lease_ttl_seconds: ttlSeconds,
+        lease_id: leaseId,
+        leased_count: taskList.length,
+      });
+      return {
+        lease_id: leaseId,
+        worker_id: query.worker_id,
+        expires_at: new Date(Date.now() + ttlSeconds * 1000)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'),
+        task_list: taskList,
+      };
+    },
+    reportLease: async ({ body }) => {
+      reportAttempts.push(body.lease_id);
+      const failure = reportFailures.shift();
+      if (failure !== undefined) {
+        throw new ContractError(failure.status, failure.errorCode, 'scripted failure of the fake');
+      }
+      reports.push(body);
+      const taskCount = leased.get(body.lease_id) ?? body.result_list.length;
+      return {
+        lease_id: body.lease_id,
+        is_stale_lease: false,
+        accepted_count: body.result_list.length,
+        requeued_count: Math.max(0, taskCount - body.result_list.length),
+      };
+    },
+  };
+  const app = express();
+  app.use(
+    createSchedulerRouter(handlers, {
+      serviceName: 'scheduler',
+      authenticate: createServiceTokenAuthenticator(FAKE_SCHEDULER_TOKEN),
+      logger: pino({ level: 'silent' }),
+      metrics: new ContractMetrics(new Registry(), 'scheduler'),
+      shouldValidateResponses: true,
+    }),
+  );
+  const listening = await listenOnLoopback(app);
+  return {
+    url: listening.url,
+    queue,
+    leaseCalls,
+    reports,
+    reportAttempts,
+    reportFailures,
+    reportsOf: (leaseId) => reports.filter((report) => report.lease_id === leaseId),
+    close: listening.close,
+  };
+}
