@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { FrontierSettings } from './frontier/frontier-settings';
+import { CRAWLER_PRODUCT_TOKEN } from '../common/config/crawler-identity';
 
 /*
  * The scheduler's own flags and environment variables. Each setting is declared once, here: the
@@ -168,8 +169,8 @@ export const SCHEDULER_SETTINGS = {
   robotsUserAgent: text(
     '--robots-user-agent <token>',
     'SCHEDULER_ROBOTS_USER_AGENT',
-    'user-agent token matched in robots.txt',
-    'render-crawler',
+    'user-agent token matched in robots.txt (the downloader User-Agent product token)',
+    CRAWLER_PRODUCT_TOKEN,
   ),
   healthWindowResultCount: integer(
     '--health-window-result-count <count>',
@@ -352,7 +353,7 @@ export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSett
     leaseResultTtlSeconds: values.leaseResultTtlSeconds,
     activityRecordTtlSeconds: values.activityRecordTtlSeconds,
     maxWaitingUrlCountPerDomain: values.maxWaitingUrlCount,
-    robotsUserAgent: values.robotsUserAgent ?? 'render-crawler',
+    robotsUserAgent: values.robotsUserAgent ?? CRAWLER_PRODUCT_TOKEN,
     health: {
       windowResultCount: values.healthWindowResultCount,
       minResultCount: values.healthMinResultCount,

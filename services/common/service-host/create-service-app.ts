@@ -46,6 +46,14 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       autoLogging: {
         ignore: (request) => request.url === '/healthz' || request.url === '/metrics',
       },
+      // Only what an operator needs; the headers would carry the bearer token.
+      serializers: {
+        req: (request: { method: string; url: string }) => ({
+          method: request.method,
+          url: request.url,
+        }),
+        res: (response: { statusCode: number }) => ({ status_code: response.statusCode }),
+      },
     }),
   );
 

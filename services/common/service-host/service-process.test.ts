@@ -52,6 +52,17 @@ describe.each(services)('the %s process', (service, title) => {
     expect((await fetch(`${running.url}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
   });
 
+  it('logs a refused request without its bearer token', async () => {
+    const response = await fetch(`${running.url}/v1/operator/nothing-here`, {
+      headers: { Authorization: 'Bearer wrong-token-must-not-be-logged' },
+    });
+    expect(response.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const requestLines = running.logLines.filter((line) => line.msg === 'request completed');
+    expect(requestLines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(running.logLines)).not.toContain('wrong-token-must-not-be-logged');
+  });
+
   it('protects its contract endpoints with its own token', async () => {
     const response = await fetch(`${running.url}/v1/operator/nothing-here`, {
       headers: { Authorization: `Bearer ${token}` },

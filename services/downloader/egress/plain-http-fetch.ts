@@ -6,9 +6,10 @@ import { DestinationResolver } from './destination-resolver';
 import { EgressError, toEgressError } from './egress-error';
 import { pinnedLookup } from './pinned-lookup';
 import { ACCEPTED_CONTENT_ENCODINGS, readResponseBody } from './response-body-reader';
+import { CRAWLER_PRODUCT_TOKEN, CRAWLER_VERSION } from '../../common/config/crawler-identity';
 
 /** The default honest User-Agent: who we are and where to complain. */
-export const DEFAULT_CRAWLER_USER_AGENT = 'RenderCrawler/0.1 (+https://example.invalid/contact)';
+export const DEFAULT_CRAWLER_USER_AGENT = `${CRAWLER_PRODUCT_TOKEN}/${CRAWLER_VERSION} (+https://example.invalid/contact)`;
 
 export interface ConditionalRequestHeaders {
   /** Sent as If-None-Match. */
