@@ -1,91 +1,134 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { defaultPorts, type ServiceName } from '../services/common/config/service-config';
+import { SchedulerClient } from '../generated/scheduler';
+import type { ServiceName } from '../services/common/config/service-config';
 import {
   startSupervisedProcess,
   stopSupervisedProcesses,
   type SupervisedProcess,
 } from '../services/common/process/child-process-supervisor';
-import { isListeningLine, serviceEntryPoint } from '../services/common/process/service-entry-point';
+import {
+  isListeningLine,
+  nodeEntryPoint,
+  serviceEntryPoint,
+} from '../services/common/process/service-entry-point';
+import { runM0 } from './m0/m0-steps';
 import { loadOrCreateServiceTokens } from './system/service-tokens';
-
-const services: ServiceName[] = ['scheduler', 'downloader', 'sampler'];
+import {
+  demoBaseUrls,
+  logDirectory,
+  portsFromEnvironment,
+  serviceUrl,
+  systemEnvironment,
+  systemServices,
+  type SystemLayout,
+} from './system/system-layout';
 
 /**
- * `make run`: starts the three services as separate processes on the embedded LMDB default, with
- * tokens generated on the first run and kept in the data directory, prints where to look, and
- * stops everything cleanly on Ctrl-C.
+ * `make run`: starts the bundled demo site and the three services as separate processes on the
+ * embedded LMDB default (tokens generated on the first run and kept in the data directory), performs
+ * M0 with a step-by-step display, then keeps crawling the demo site and prints where to look until
+ * Ctrl-C stops everything. A second run reuses the data and the tokens.
  */
 async function main(): Promise<void> {
+  const environment = process.env;
   const options = new Command('run-system')
-    .option('--data-dir <path>', 'data directory (env DATA_DIR)', process.env.DATA_DIR ?? './.data')
-    .option('--verbose', 'show every service log line', false)
+    .option('--data-dir <path>', 'data directory (env DATA_DIR)', environment.DATA_DIR ?? './.data')
+    .option(
+      '--demo-port <port>',
+      'port of the demo site on each of its hosts (env DEMO_PORT)',
+      environment.DEMO_PORT ?? '8181',
+    )
+    .option(
+      '--demo-hosts <list>',
+      'loopback addresses of the demo site (env DEMO_HOSTS)',
+      environment.DEMO_HOSTS ?? '127.0.0.2,127.0.0.3,127.0.0.4',
+    )
     .parse(process.argv)
-    .opts<{ dataDir: string; verbose: boolean }>();
+    .opts<{ dataDir: string; demoPort: string; demoHosts: string }>();
   const dataDirectory = resolve(options.dataDir);
-  const tokens = loadOrCreateServiceTokens(join(dataDirectory, 'service-tokens.json'));
-  const ports = Object.fromEntries(
-    services.map((service) => [
-      service,
-      Number(process.env[`${service.toUpperCase()}_PORT`] ?? defaultPorts[service]),
-    ]),
-  ) as Record<ServiceName, number>;
-  const urls = Object.fromEntries(
-    services.map((service) => [service, `http://127.0.0.1:${ports[service]}`]),
-  ) as Record<ServiceName, string>;
+  const layout: SystemLayout = {
+    dataDirectory,
+    ports: portsFromEnvironment(environment),
+    demoHosts: options.demoHosts.split(',').map((host) => host.trim()),
+    demoPort: Number(options.demoPort),
+    tokens: loadOrCreateServiceTokens(join(dataDirectory, 'service-tokens.json')),
+  };
+  mkdirSync(logDirectory(layout), { recursive: true });
 
   const running: SupervisedProcess[] = [];
+  const logs: WriteStream[] = [];
   let isStopping = false;
   const stop = async (exitCode: number) => {
     if (isStopping) return;
     isStopping = true;
-    console.log('\nstopping services …');
+    console.log('\nstopping the demo site and the services …');
     await stopSupervisedProcesses(running);
-    console.log('all services stopped');
+    for (const log of logs) log.end();
+    console.log('everything stopped');
     process.exit(exitCode);
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
-  const environment: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDirectory,
-    SCHEDULER_URL: urls.scheduler,
-    DOWNLOADER_URL: urls.downloader,
-    SAMPLER_URL: urls.sampler,
-    SCHEDULER_TOKEN: tokens.scheduler,
-    DOWNLOADER_TOKEN: tokens.downloader,
-    SAMPLER_TOKEN: tokens.sampler,
+  const start = async (
+    name: string,
+    entry: { command: string; argumentList: string[] },
+    isReadyLine: (line: string) => boolean,
+  ) => {
+    const log = createWriteStream(join(logDirectory(layout), `${name}.log`), { flags: 'a' });
+    logs.push(log);
+    running.push(
+      await startSupervisedProcess({
+        name,
+        command: entry.command,
+        argumentList: entry.argumentList,
+        environment: systemEnvironment(layout, environment),
+        isReadyLine,
+        onLine: (_name, line) => log.write(`${line}\n`),
+      }),
+    );
   };
+
+  console.log(`render-crawler — data in ${dataDirectory}, logs in ${logDirectory(layout)}`);
   try {
-    for (const service of services) {
-      process.stdout.write(`starting ${service} on ${urls[service]} … `);
+    process.stdout.write(`starting the demo site on ${demoBaseUrls(layout).join(', ')} … `);
+    const demo = nodeEntryPoint(join(__dirname, 'demo-site', 'main'));
+    await start(
+      'demo-site',
+      {
+        command: demo.command,
+        argumentList: [
+          ...demo.argumentList,
+          '--hosts',
+          layout.demoHosts.join(','),
+          '--port',
+          String(layout.demoPort),
+        ],
+      },
+      (line) => line.startsWith('Demo site running'),
+    );
+    console.log('ready');
+    for (const service of systemServices) {
+      process.stdout.write(`starting ${service} on ${serviceUrl(layout, service)} … `);
       const entry = serviceEntryPoint(service);
-      running.push(
-        await startSupervisedProcess({
-          name: service,
+      await start(
+        service,
+        {
           command: entry.command,
-          argumentList: [...entry.argumentList, '--port', String(ports[service])],
-          environment,
-          isReadyLine: isListeningLine,
-          onLine: options.verbose ? (name, line) => console.log(`[${name}] ${line}`) : undefined,
-        }),
+          argumentList: [...entry.argumentList, '--port', String(layout.ports[service])],
+        },
+        isListeningLine,
       );
       console.log('ready');
     }
   } catch (error) {
     console.error(`\n${error instanceof Error ? error.message : String(error)}`);
+    console.error(`(the logs in ${logDirectory(layout)} say more)`);
     await stop(1);
     return;
   }
-
-  console.log(
-    `\nThe system is running (data in ${dataDirectory}; tokens in service-tokens.json there).`,
-  );
-  for (const service of services) {
-    console.log(`  ${service.padEnd(10)} ${urls[service]}   API reference ${urls[service]}/docs`);
-  }
-  console.log('Press Ctrl-C to stop.');
   for (const supervised of running) {
     void supervised.exited.then((code) => {
       if (!isStopping) {
@@ -94,6 +137,73 @@ async function main(): Promise<void> {
       }
     });
   }
+
+  console.log('\nM0 — the first integration point (CONTRACT.md §六)');
+  const [seedBase, ...otherBases] = demoBaseUrls(layout);
+  const outcome = await runM0({
+    scheduler: { url: serviceUrl(layout, 'scheduler'), token: layout.tokens.scheduler },
+    downloader: { url: serviceUrl(layout, 'downloader'), token: layout.tokens.downloader },
+    seedUrl: `${seedBase}/csr`,
+    extraRuleDomainList: otherBases.map((base) => new URL(base).hostname),
+    minIntervalMs: 1000,
+    waitSelector: null,
+    renderTimeoutMs: 120_000,
+    say: (line) => console.log(line),
+  }).catch((error: unknown) => {
+    console.log(`M0 FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    return { isPassed: false };
+  });
+
+  printWhereToLook(layout, outcome.isPassed);
+  followCrawl(layout);
+}
+
+function printWhereToLook(layout: SystemLayout, isM0Passed: boolean): void {
+  const page = (service: ServiceName) =>
+    `${serviceUrl(layout, service)}/operator#token=${layout.tokens[service]}`;
+  console.log(
+    [
+      '',
+      isM0Passed
+        ? 'The lease loop keeps crawling the demo site by its links. Where to look:'
+        : 'M0 did not pass; the services keep running for inspection. Where to look:',
+      `  scheduler operator page   ${page('scheduler')}`,
+      `  downloader operator page  ${page('downloader')}`,
+      ...systemServices.map(
+        (service) => `  ${service.padEnd(10)} API reference  ${serviceUrl(layout, service)}/docs`,
+      ),
+      `  demo site                 ${demoBaseUrls(layout)[0]}/`,
+      `  tokens                    ${join(layout.dataDirectory, 'service-tokens.json')}`,
+      `  npm run m0 against this   SCHEDULER_TOKEN=… DOWNLOADER_TOKEN=… M0_SEED_URL=${demoBaseUrls(layout)[0]}/csr npm run m0`,
+      'Press Ctrl-C to stop everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+/** One line of crawl progress whenever the frontier's counts change (checked every 5 s). */
+function followCrawl(layout: SystemLayout): void {
+  const client = new SchedulerClient({
+    baseUrl: serviceUrl(layout, 'scheduler'),
+    token: layout.tokens.scheduler,
+  });
+  let previous = '';
+  const timer = setInterval(() => {
+    client
+      .getFrontierSummary({ limit: 1 })
+      .then((summary) => {
+        const line = summary.url_state_list
+          .filter((row) => row.url_count > 0)
+          .map((row) => `${row.url_state} ${row.url_count}`)
+          .join(', ');
+        if (line !== previous) {
+          console.log(`crawl: ${line}`);
+          previous = line;
+        }
+      })
+      .catch(() => undefined);
+  }, 5000);
+  timer.unref();
 }
 
 main().catch((error: unknown) => {

@@ -12,6 +12,8 @@ export interface M0Options {
   scheduler: ServiceEndpoint;
   downloader: ServiceEndpoint;
   seedUrl: string;
+  /** Further domains that get the same hand-written rule (e.g. the demo site's other hosts). */
+  extraRuleDomainList?: readonly string[];
   /** The hand-written rule's values (M0 takes no sampler: rules are written by hand). */
   minIntervalMs: number;
   waitSelector: string | null;
@@ -52,22 +54,25 @@ export async function runM0(options: M0Options): Promise<M0Outcome> {
   const seedHash = urlHash(seedUrl);
   const startedAt = new Date();
 
+  const ruleDomains = [
+    domain,
+    ...(options.extraRuleDomainList ?? []).filter((other) => other !== domain),
+  ];
   say(
-    `[1/4] POST ${options.scheduler.url}/v1/rules — hand-written rule for ${domain} (verdict csr, min_interval_ms ${options.minIntervalMs})`,
+    `[1/4] POST ${options.scheduler.url}/v1/rules — hand-written rule for ${ruleDomains.join(', ')} ` +
+      `(verdict csr, min_interval_ms ${options.minIntervalMs})`,
   );
   const rules = await scheduler.submitRules({
-    rule_list: [
-      {
-        domain,
-        verdict: 'csr',
-        undetermined_reason: null,
-        min_interval_ms: options.minIntervalMs,
-        wait_selector: options.waitSelector,
-        priority_rank: 0,
-        robots_txt: null,
-        verified_at: contractTime(startedAt),
-      },
-    ],
+    rule_list: ruleDomains.map((ruleDomain) => ({
+      domain: ruleDomain,
+      verdict: 'csr' as const,
+      undetermined_reason: null,
+      min_interval_ms: options.minIntervalMs,
+      wait_selector: options.waitSelector,
+      priority_rank: 0,
+      robots_txt: null,
+      verified_at: contractTime(startedAt),
+    })),
   });
   say(
     `      accepted ${rules.accepted_count}, duplicate ${rules.duplicate_count}, outdated ${rules.outdated_count}`,

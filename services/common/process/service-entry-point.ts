@@ -2,21 +2,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from '../config/service-config';
 
-/**
- * How to start `services/<service>/main`: the compiled JavaScript when this code runs from dist/,
- * otherwise the TypeScript source through tsx (tests and development).
- */
-export function serviceEntryPoint(service: ServiceName): {
+export interface NodeEntryPoint {
   command: string;
   argumentList: string[];
-} {
-  const servicesDirectory = join(__dirname, '..', '..');
-  const compiled = join(servicesDirectory, service, 'main.js');
+}
+
+/**
+ * How to start a program given its path without extension: the compiled `.js` when this code
+ * runs from dist/, otherwise the TypeScript source through tsx (tests and development).
+ */
+export function nodeEntryPoint(pathWithoutExtension: string): NodeEntryPoint {
+  const compiled = `${pathWithoutExtension}.js`;
   if (existsSync(compiled)) return { command: process.execPath, argumentList: [compiled] };
   return {
     command: process.execPath,
-    argumentList: ['--import', 'tsx', join(servicesDirectory, service, 'main.ts')],
+    argumentList: ['--import', 'tsx', `${pathWithoutExtension}.ts`],
   };
+}
+
+/** How to start `services/<service>/main`. */
+export function serviceEntryPoint(service: ServiceName): NodeEntryPoint {
+  return nodeEntryPoint(join(__dirname, '..', '..', service, 'main'));
 }
 
 /** True for the structured log line a service prints once its HTTP server listens. */

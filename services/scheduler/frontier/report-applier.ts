@@ -82,7 +82,7 @@ export class ReportApplier {
   async report(request: ReportRequest): Promise<ReportResponse> {
     assertFetchStatusTable(request.result_list);
     const answered = await this.#storedAnswer(request);
-    if (answered !== undefined) return answered;
+    if (answered !== undefined) return this.#countedIfStale(answered);
     // Pure work (normalizing and hashing every link) before queueing for the lock.
     const preparedLinks = this.linkIntake.prepare(request.result_list);
 
@@ -123,7 +123,7 @@ export class ReportApplier {
           };
         });
       });
-      if (decision.kind === 'answered') return decision.response;
+      if (decision.kind === 'answered') return this.#countedIfStale(decision.response);
       if (decision.kind === 'stale') {
         return (await this.#storedAnswer(request)) ?? staleAnswer(decision.lease.lease_id);
       }
@@ -163,6 +163,15 @@ export class ReportApplier {
       }),
     );
     return responseOf(answer);
+  }
+
+  /**
+   * A report answered from a stored stale answer (its lease was reclaimed before it arrived, or it
+   * is a repeat of a late report) is still a late report: count it like one.
+   */
+  #countedIfStale(response: ReportResponse): ReportResponse {
+    if (response.is_stale_lease) this.events.onStale();
+    return response;
   }
 
   async #storedAnswer(request: ReportRequest): Promise<ReportResponse | undefined> {
