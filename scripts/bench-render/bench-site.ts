@@ -10,6 +10,7 @@ import {
   renderBenchPageHtml,
 } from './bench-page-html';
 import { BenchPage, buildBenchPageSet, LATE_XHR_DELAY_MS } from './bench-page-set';
+import { clampedNumber, sendJson } from '../demo-site/http-answers';
 
 export interface BenchSite {
   readonly hosts: readonly string[];
@@ -22,18 +23,6 @@ export interface BenchSite {
 }
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /private/\n';
-
-function clamp(value: string | null, fallback: number, minimum: number, maximum: number): number {
-  const parsed = Number(value ?? fallback);
-  return Number.isFinite(parsed)
-    ? Math.min(maximum, Math.max(minimum, Math.round(parsed)))
-    : fallback;
-}
-
-function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  response.end(JSON.stringify(value));
-}
 
 interface HostContext {
   readonly hostIndex: number;
@@ -50,8 +39,8 @@ function answerApi(response: ServerResponse, url: URL, context: HostContext): vo
     sendJson(response, 404, { error: 'no such item' });
     return;
   }
-  const status = clamp(url.searchParams.get('status'), 200, 200, 599);
-  const delayMs = clamp(url.searchParams.get('delay_ms'), 0, 0, 5000);
+  const status = clampedNumber(url.searchParams.get('status'), 200, 200, 599);
+  const delayMs = clampedNumber(url.searchParams.get('delay_ms'), 0, 0, 5000);
   const body =
     match[2] === 'content'
       ? benchPageContent(page, context.site.baseUrls, context.site.pages.length)

@@ -13,6 +13,7 @@ import {
   statusPage,
 } from './demo-test-pages';
 import { OriginAccessLog } from './origin-access-log';
+import { clampedNumber, sendJson } from './http-answers';
 
 export interface DemoHostContext {
   readonly host: string;
@@ -27,23 +28,6 @@ export interface DemoHostContext {
 }
 
 const HTML = 'text/html; charset=utf-8';
-
-function clampedNumber(
-  value: string | null,
-  fallback: number,
-  minimum: number,
-  maximum: number,
-): number {
-  const parsed = Number(value ?? fallback);
-  return Number.isFinite(parsed)
-    ? Math.min(maximum, Math.max(minimum, Math.round(parsed)))
-    : fallback;
-}
-
-function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  response.end(JSON.stringify(value));
-}
 
 function sendHtml(response: ServerResponse, status: number, html: string, extraHeaders = {}): void {
   response.writeHead(status, {
