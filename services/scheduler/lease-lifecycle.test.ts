@@ -257,6 +257,34 @@ describe('leases over HTTP', () => {
     });
   });
 
+  it('parks a long run of URLs a newer robots.txt disallows without stalling the lease', async () => {
+    const { client } = scheduler;
+    await client.submitRules({ rule_list: [ruleFor('walled.example')] });
+    await client.submitSeeds({
+      seed_list: [
+        ...Array.from({ length: 300 }, (_, index) => ({
+          url: `https://walled.example/private/${index}`,
+          priority_rank: 0,
+        })),
+        { url: 'https://walled.example/public', priority_rank: 20 },
+      ],
+    });
+    // The new rule disallows what is already queued: those URLs are found at lease time.
+    await client.submitRules({
+      rule_list: [
+        ruleFor('walled.example', {
+          robots_txt: 'User-agent: *\nDisallow: /private/\n',
+          verified_at: '2026-08-15T06:30:00Z',
+        }),
+      ],
+    });
+    const startedAt = Date.now();
+    const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 5 });
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect(lease.task_list.map((task) => task.url)).toEqual(['https://walled.example/public']);
+    expect(await urlCounts(client)).toMatchObject({ failed: 300, leased: 1 });
+  });
+
   it('answers an empty lease when nothing is due, and needs no report for it', async () => {
     const lease = await scheduler.client.leaseTasks({ worker_id: 'idle' });
     expect(lease.task_list).toEqual([]);

@@ -201,6 +201,54 @@ test('drops a report the scheduler refuses for good (4xx) as a dead letter inste
   expect(await metric('downloader_report_outbox_depth')).toBe(0);
 });
 
+test('keeps a report the scheduler refuses for a fixable reason (401) and sends it once fixed', async () => {
+  scheduler.reportFailures.push({ status: 401, errorCode: 'invalid_token' });
+  const deadLettersBefore = await metric('downloader_report_total{result="dead_letter"}');
+  const [result] = await leaseAndReport([leaseTaskFor(url(2, '/articles/3'))]);
+  expect(result.fetch_status).toBe('done');
+  const leaseId = scheduler.reports.at(-1)?.lease_id as string;
+  expect(scheduler.reportAttempts.filter((id) => id === leaseId)).toHaveLength(2);
+  expect(scheduler.reportsOf(leaseId)).toHaveLength(1);
+  expect(await metric('downloader_report_total{result="dead_letter"}')).toBe(deadLettersBefore);
+}, 30_000);
+
+test('sends a report too large for the scheduler (413) again with fewer links, keeping its results', async () => {
+  scheduler.reportFailures.push({ status: 413, errorCode: 'payload_too_large' });
+  const [result] = await leaseAndReport([leaseTaskFor(url(2, '/about'))]);
+  expect(result.fetch_status).toBe('done');
+  expect(result.object_id).not.toBeNull();
+  expect(result.link_list).toEqual([]);
+});
+
+test('reports a lease before it expires even while one of its tasks is still rendering', async () => {
+  scheduler.leaseLifetimeSeconds = 8;
+  try {
+    const fast = leaseTaskFor(url(2, '/articles/1'));
+    const slow = leaseTaskFor(url(0, '/slow?delay_ms=9000'), { timeout_ms: 20_000 });
+    const reportsBefore = scheduler.reports.length;
+    const leasedAt = Date.now();
+    scheduler.queue.push(fast, slow);
+    await waitUntil(() => scheduler.reports.length > reportsBefore, 10_000);
+    const report = scheduler.reports[reportsBefore];
+    // Before the lease expired (8 s), with the finished task and without the one still running.
+    expect(Date.now() - leasedAt).toBeLessThan(8000);
+    expect(report.result_list.map((result) => result.url_hash)).toEqual([fast.url_hash]);
+    const reportedAt = Date.now();
+    // The slow page really was being rendered when the report left (the demo logs a request once
+    // it has answered it, with the time it arrived).
+    await waitUntil(
+      () => site.accessLog.list(site.hosts[0]).some((entry) => entry.path.startsWith('/slow')),
+      15_000,
+    );
+    const slowRequest = site.accessLog
+      .list(site.hosts[0])
+      .find((entry) => entry.path.startsWith('/slow'));
+    expect(slowRequest?.receivedAtMs).toBeLessThan(reportedAt);
+  } finally {
+    scheduler.leaseLifetimeSeconds = undefined;
+  }
+}, 30_000);
+
 test('a browser crash fails the tasks in flight with browser_crashed (reported, not dropped); the next renders', async () => {
   const crashing = leaseTaskFor(url(1, '/slow?delay_ms=5000&crash=1'));
   const reportsBefore = scheduler.reports.length;

@@ -33,6 +33,8 @@ interface ActiveLease {
   /** Set once the report started: results finishing later are not appended any more. */
   reporting: Promise<void> | undefined;
   readonly tasks: Array<Promise<void>>;
+  /** Reports the lease before it expires even if a task is still running (see begin). */
+  deadlineTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -206,7 +208,19 @@ export class LeaseLoop {
       remainingCount: lease.task_list.length,
       reporting: undefined,
       tasks: [],
+      deadlineTimer: undefined,
     };
+    // One slow task (a page pool busy with entry B, a hung page until its cut-off) must not make
+    // the whole lease's report late — a stale report is applied to nothing. So the lease is
+    // reported `reportMarginMs` before it expires with what has finished; tasks still running are
+    // left out and the scheduler re-queues them at once.
+    active.deadlineTimer = setTimeout(
+      () => {
+        if (!this.leasing.signal.aborted) void this.report(active);
+      },
+      Math.max(0, active.expiresAtMs - this.settings.reportMarginMs - receivedAtMs),
+    );
+    active.deadlineTimer.unref();
     this.active.set(lease.lease_id, active);
     this.heldTaskCount += lease.task_list.length;
     this.logger.debug(
@@ -270,6 +284,7 @@ export class LeaseLoop {
 
   /** Reports what the outbox row holds for this lease; every call shares the one report. */
   private report(active: ActiveLease): Promise<void> {
+    clearTimeout(active.deadlineTimer);
     active.reporting ??= this.deliverLease(active.lease.lease_id);
     return active.reporting;
   }

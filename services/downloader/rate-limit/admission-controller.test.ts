@@ -5,7 +5,7 @@ import {
   type AdmissionSettings,
   type DomainSlot,
 } from './admission-controller';
-import { rateLimitStateOf } from './domain-rate-state';
+import { newDomainRateState, rateLimitStateOf } from './domain-rate-state';
 import type { EntryName } from './rate-limit-vocabulary';
 
 // Real timers with short intervals: the controller's timing is what is under test.
@@ -42,16 +42,39 @@ function granted(decision: AdmissionDecision): DomainSlot {
 const waitFor = (untilMs: number) => ({ waitUntilMs: Date.now() + untilMs });
 
 describe('one domain', () => {
-  it('grants the first request, then holds an immediate one until the first surely arrived plus the interval', async () => {
+  it('holds the domain while a granted request has not left, then until it surely arrived plus the interval', async () => {
     const controller = new AdmissionController(SETTINGS);
-    granted(await controller.admit(request('a.test', 'render_endpoint')));
+    const first = granted(await controller.admit(request('a.test', 'render_endpoint')));
+    // Granted but not sent yet (waiting for a page, say): its arrival is unknown, so nobody else
+    // to this domain may start — however long it takes to leave.
+    const whileUnsent = await controller.admit(request('a.test', 'render_endpoint'));
+    expect(whileUnsent).toMatchObject({
+      isGranted: false,
+      holdReason: 'interval',
+      retryAfterMs: undefined,
+    });
+    first.dispatched();
+    // Sent, not answered: its arrival is bounded by the arrival bound (200 ms), then the interval.
     const held = await controller.admit(request('a.test', 'render_endpoint'));
     expect(held).toMatchObject({ isGranted: false, holdReason: 'interval' });
-    // Not answered yet: its arrival is bounded by the arrival bound (200 ms), then the interval.
     expect(held.isGranted === false && held.retryAfterMs).toBeGreaterThan(290);
     expect(held.isGranted === false && held.retryAfterMs).toBeLessThanOrEqual(300);
     const other = await controller.admit(request('b.test', 'probe_endpoint'));
     expect(other.isGranted).toBe(true);
+  });
+
+  it('never lets two granted requests leave together after a long wait before the first left', async () => {
+    const controller = new AdmissionController({ ...SETTINGS, domainInFlightCap: 2 });
+    const first = granted(await controller.admit(request('a.test', 'lease_loop')));
+    // Much longer than arrival bound + interval: the old bound would have let a second one in.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const second = controller.admit(request('a.test', 'lease_loop', waitFor(5000)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const firstLeftAt = Date.now();
+    first.dispatched();
+    first.answered();
+    granted(await second);
+    expect(Date.now() - firstLeftAt).toBeGreaterThanOrEqual(100);
   });
 
   it('lets a waiting entry start exactly when interval and margin have passed', async () => {
@@ -178,6 +201,7 @@ describe('one domain', () => {
     const slot = granted(
       await controller.admit(request('a.test', 'lease_loop', { minIntervalMs: 0 })),
     );
+    slot.dispatched();
     const next = controller.admit(
       request('a.test', 'lease_loop', { minIntervalMs: 0, ...waitFor(5000) }),
     );
@@ -190,13 +214,30 @@ describe('one domain', () => {
 
   it('answers a waiting entry at once when the domain is held past its deadline', async () => {
     const controller = new AdmissionController(SETTINGS);
-    granted(await controller.admit(request('a.test', 'lease_loop', { minIntervalMs: 5000 })));
+    granted(
+      await controller.admit(request('a.test', 'lease_loop', { minIntervalMs: 5000 })),
+    ).dispatched();
     const startedAt = Date.now();
     const decision = await controller.admit(
       request('a.test', 'lease_loop', { minIntervalMs: 5000, ...waitFor(1000) }),
     );
     expect(decision).toMatchObject({ isGranted: false, holdReason: 'interval' });
     expect(Date.now() - startedAt).toBeLessThan(50);
+  });
+});
+
+describe('restart', () => {
+  it('makes a domain restored from storage wait one interval from the restart, whatever its row says', async () => {
+    const controller = new AdmissionController(SETTINGS);
+    const stored = newDomainRateState('a.test', 100, 'lease_message');
+    // The row was written behind a moment before a crash: its last arrival may be stale.
+    stored.settledSpacingFromMs = Date.now() - 60_000;
+    controller.restore(stored);
+    const held = await controller.admit(request('a.test', 'render_endpoint'));
+    expect(held).toMatchObject({ isGranted: false, holdReason: 'interval' });
+    expect(held.isGranted === false && held.retryAfterMs).toBeGreaterThan(50);
+    const unknown = await controller.admit(request('b.test', 'render_endpoint'));
+    expect(unknown.isGranted).toBe(true);
   });
 });
 

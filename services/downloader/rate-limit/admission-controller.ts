@@ -141,8 +141,14 @@ export class AdmissionController {
     );
   }
 
-  /** Puts back a domain read from storage (before traffic starts). */
+  /**
+   * Puts back a domain read from storage (before traffic starts). The stored row is written behind,
+   * up to a flush interval late, so a request sent just before a crash may be missing from it: the
+   * restored domain's spacing therefore counts from now at the earliest — after a restart each known
+   * domain waits one interval before its first request, never less.
+   */
   restore(state: DomainRateState): void {
+    state.settledSpacingFromMs = Math.max(state.settledSpacingFromMs ?? 0, this.now());
     this.domains.set(state.domain, state);
     for (const bucket of state.counter.liveBuckets(this.now())) this.globalCounter.merge(bucket);
   }
@@ -173,7 +179,7 @@ export class AdmissionController {
     const hold = this.holdFor(state, request, nowMs);
     const isImmediate = request.waitUntilMs === undefined;
     if (hold === undefined && this.globalInFlightCount < this.maxConcurrent) {
-      return Promise.resolve(this.grant(state, request, nowMs));
+      return Promise.resolve(this.grant(state, request));
     }
     if (hold !== undefined && (isImmediate || this.cannotWaitFor(hold, request))) {
       return Promise.resolve(this.holdBackByDomain(state, request, hold, nowMs));
@@ -222,13 +228,15 @@ export class AdmissionController {
   /** Called by a slot: the request left. Records its start and its interval. */
   dispatched(state: DomainRateState, request: AdmissionRequest, stamp: SpacingStamp): void {
     const nowMs = this.now();
-    stamp.fromMs = Math.max(stamp.fromMs, nowMs + this.settings.arrivalBoundMs);
+    stamp.fromMs = nowMs + this.settings.arrivalBoundMs;
     state.lastRequestAtMs = Math.max(state.lastRequestAtMs ?? 0, nowMs);
     state.minIntervalMs = request.minIntervalMs;
     state.intervalSource = request.intervalSource;
     state.counter.addRequest(nowMs);
     this.globalCounter.addRequest(nowMs);
     this.events.domainChanged?.(state.domain);
+    // Waiters held by this request's unknown departure now get a time to wait for.
+    this.pump();
   }
 
   /** Called by a slot: the origin answered, so the request reached it by now. */
@@ -292,9 +300,10 @@ export class AdmissionController {
     return hold.readyAtMs !== undefined && hold.readyAtMs > (request.waitUntilMs as number);
   }
 
-  private grant(state: DomainRateState, request: AdmissionRequest, nowMs: number): Granted {
-    // Reserved from the grant: nobody else starts until this request's arrival is known.
-    const stamp: SpacingStamp = { fromMs: nowMs + this.settings.arrivalBoundMs };
+  private grant(state: DomainRateState, request: AdmissionRequest): Granted {
+    // Reserved from the grant: until this request has left (a page may still have to free up, a
+    // name still be resolved) its arrival is unknown, so nobody else to this domain starts.
+    const stamp: SpacingStamp = { fromMs: Number.POSITIVE_INFINITY };
     state.pendingStamps.add(stamp);
     state.inFlightCount += 1;
     this.globalInFlightCount += 1;
@@ -353,7 +362,7 @@ export class AdmissionController {
         ? domainHoldOf(state, request.minIntervalMs, nowMs, this.settings)
         : ({ reason: 'interval', readyAtMs: undefined } as const);
       if (hold === undefined && this.globalInFlightCount < this.maxConcurrent) {
-        waiter.settle(this.grant(state, request, nowMs));
+        waiter.settle(this.grant(state, request));
       } else if (hold !== undefined && waiter.isImmediate) {
         // B or C queued for a permit, and meanwhile someone else took its domain.
         waiter.settle(this.holdBackByDomain(state, request, hold, nowMs));

@@ -4,8 +4,8 @@ import { WindowCounter } from './window-counter';
 
 /**
  * When one request reached (or at the latest reaches) the origin: the next request's interval
- * counts from here. Provisional — dispatch + arrival bound — until the origin's first answer proves
- * an earlier arrival.
+ * counts from here. Infinite while the request is granted but not yet sent; then provisional —
+ * dispatch + arrival bound — until the origin's first answer proves an earlier arrival.
  */
 export interface SpacingStamp {
   fromMs: number;
@@ -87,6 +87,10 @@ export function domainHoldOf(
 ): DomainHold | undefined {
   const backoffUntilMs = state.politeness.backoffUntilMs ?? 0;
   const spacingFromMs = spacingFromOf(state);
+  if (spacingFromMs === Number.POSITIVE_INFINITY) {
+    // An earlier request was granted but has not left yet: wait until it does.
+    return { reason: 'interval', readyAtMs: undefined };
+  }
   const intervalReadyAtMs = spacingFromMs === null ? 0 : spacingFromMs + minIntervalMs;
   const readyAtMs = Math.max(backoffUntilMs, intervalReadyAtMs);
   if (readyAtMs > nowMs) {

@@ -39,7 +39,8 @@ export const PAGE_SNAPSHOT_SCRIPT = String.raw`(function (options) {
   var anchors = document.querySelectorAll('a[href], area[href]');
   for (var index = 0; index < anchors.length && links.length < options.maxLinkCount; index++) {
     var anchor = anchors[index];
-    links.push({ href: anchor.href, rel: collapse(anchor.getAttribute('rel')).toLowerCase(), position: positionOf(anchor), text: textOf(anchor) });
+    // A link wrapping a whole article would carry the article as its text: keep the start only.
+    links.push({ href: anchor.href, rel: collapse(anchor.getAttribute('rel')).toLowerCase(), position: positionOf(anchor), text: textOf(anchor).slice(0, options.maxAnchorTextLength) });
   }
   var contentRoot = options.waitSelector ? document.querySelector(options.waitSelector) : document.body;
   // innerText forces layout: measure the body once when it is also the content root.

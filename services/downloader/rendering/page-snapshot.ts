@@ -33,6 +33,13 @@ export interface SnapshotLimits {
   readonly maxLinkCount: number;
 }
 
+/**
+ * Anchor text kept per link (CONTRACT.md LinkItem). A link wrapping a whole article would otherwise
+ * carry the article, and a page of such links could make a lease's report larger than the
+ * scheduler accepts.
+ */
+export const MAX_ANCHOR_TEXT_LENGTH = 300;
+
 function emptyToNull(value: string | null): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
@@ -68,7 +75,11 @@ export async function takePageSnapshot(
   waitSelector: string | null,
   limits: SnapshotLimits,
 ): Promise<PageSnapshot> {
-  const argument = JSON.stringify({ waitSelector, ...limits });
+  const argument = JSON.stringify({
+    waitSelector,
+    maxAnchorTextLength: MAX_ANCHOR_TEXT_LENGTH,
+    ...limits,
+  });
   const result = await session.send('Runtime.evaluate', {
     expression: `${PAGE_SNAPSHOT_SCRIPT}(${argument})`,
     returnByValue: true,

@@ -41,8 +41,14 @@ export interface FakeScheduler {
   /** Errors answered to the next report calls, one each, before answering normally. */
   readonly reportFailures: Array<{
     status: number;
-    errorCode: 'service_unavailable' | 'lease_worker_mismatch';
+    errorCode:
+      'service_unavailable' | 'lease_worker_mismatch' | 'invalid_token' | 'payload_too_large';
   }>;
+  /**
+   * When set, leases expire this many seconds after they are handed out, whatever
+   * lease_ttl_seconds asked (a real scheduler's clock may run ahead of the downloader's).
+   */
+  leaseLifetimeSeconds: number | undefined;
   /** Reports received for a lease id. */
   reportsOf(leaseId: string): ReportRequest[];
   close(): Promise<void>;
@@ -77,6 +83,17 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   const reportAttempts: string[] = [];
   const reportFailures: FakeScheduler['reportFailures'] = [];
   const leased = new Map<string, number>();
+  const fake: FakeScheduler & { url: string; close: () => Promise<void> } = {
+    url: '',
+    queue,
+    leaseCalls,
+    reports,
+    reportAttempts,
+    reportFailures,
+    leaseLifetimeSeconds: undefined,
+    reportsOf: (leaseId) => reports.filter((report) => report.lease_id === leaseId),
+    close: async () => undefined,
+  };
   // Every operation the contract has (it grows) answers 501; the fake plays lease and report.
   const unused = Object.fromEntries(
     schedulerOperationIds.map((operationId) => [
@@ -104,7 +121,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
       return {
         lease_id: leaseId,
         worker_id: query.worker_id,
-        expires_at: new Date(Date.now() + ttlSeconds * 1000)
+        expires_at: new Date(Date.now() + (fake.leaseLifetimeSeconds ?? ttlSeconds) * 1000)
           .toISOString()
           .replace(/\.\d{3}Z$/, 'Z'),
         task_list: taskList,
@@ -137,14 +154,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     }),
   );
   const listening = await listenOnLoopback(app);
-  return {
-    url: listening.url,
-    queue,
-    leaseCalls,
-    reports,
-    reportAttempts,
-    reportFailures,
-    reportsOf: (leaseId) => reports.filter((report) => report.lease_id === leaseId),
-    close: listening.close,
-  };
+  fake.url = listening.url;
+  fake.close = listening.close;
+  return fake;
 }

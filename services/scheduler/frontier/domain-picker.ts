@@ -14,6 +14,13 @@ import { parked } from './url-task-transitions';
 const SCAN_PAGE_SIZE = 2;
 /** Stale entries skipped for one task before the domain is left for the next lease. */
 const MAX_ENTRIES_PER_TAKE = 64;
+/**
+ * Queue entries one lease may examine in all. Storage reads resolve without yielding to the event
+ * loop, so a long run of entries that cannot be handed out (robots-disallowed after a new rule,
+ * stale hints) must end the pick rather than hold the process; what was found is committed with
+ * this lease and the next lease continues behind it.
+ */
+const MAX_ENTRIES_PER_PICK = 4096;
 
 export interface PickedTask {
   task: UrlTaskDocument;
@@ -51,8 +58,9 @@ export class DomainPicker {
   async pick(taskCount: number, nowMs: number): Promise<PickOutcome> {
     const outcome: PickOutcome = { picked: [], parked: [], staleDueKeys: [] };
     const lastTakenKeys = new Map<DomainSchedule, PrimaryKey>();
+    const budget = { remainingCount: MAX_ENTRIES_PER_PICK };
     for (const rank of this.book.ready.ranks()) {
-      while (outcome.picked.length < taskCount) {
+      while (outcome.picked.length < taskCount && budget.remainingCount > 0) {
         const schedule = this.book.ready.popAvailable(rank, nowMs);
         if (schedule === undefined) break;
         const rule = this.rules.get(schedule.domain);
@@ -60,8 +68,17 @@ export class DomainPicker {
           this.book.touch(schedule);
           continue;
         }
-        const taken = await this.#takeHead(schedule, lastTakenKeys.get(schedule), outcome, nowMs);
-        if (taken !== undefined) {
+        const taken = await this.#takeHead(
+          schedule,
+          lastTakenKeys.get(schedule),
+          outcome,
+          nowMs,
+          budget,
+        );
+        if (taken !== undefined && 'resumeAfter' in taken) {
+          // Gave up on a run of entries it could not hand out: look further along next time.
+          lastTakenKeys.set(schedule, taken.resumeAfter);
+        } else if (taken !== undefined) {
           outcome.picked.push({ task: taken.task, schedule, rule });
           lastTakenKeys.set(schedule, taken.key);
           schedule.pendingLeaseCount += 1;
@@ -71,7 +88,7 @@ export class DomainPicker {
         }
         this.book.touch(schedule);
       }
-      if (outcome.picked.length >= taskCount) break;
+      if (outcome.picked.length >= taskCount || budget.remainingCount <= 0) break;
     }
     return outcome;
   }
@@ -87,19 +104,22 @@ export class DomainPicker {
     takenBefore: PrimaryKey | undefined,
     outcome: PickOutcome,
     nowMs: number,
-  ): Promise<{ task: UrlTaskDocument; key: PrimaryKey } | undefined> {
+    budget: { remainingCount: number },
+  ): Promise<{ task: UrlTaskDocument; key: PrimaryKey } | { resumeAfter: PrimaryKey } | undefined> {
     let after = takenBefore;
     let examinedCount = 0;
-    while (examinedCount < MAX_ENTRIES_PER_TAKE) {
+    while (examinedCount < MAX_ENTRIES_PER_TAKE && budget.remainingCount > 0) {
       const page = await this.#queuePage(schedule.domain, after, SCAN_PAGE_SIZE);
       for (let index = 0; index < page.keys.length; index += 1) {
         examinedCount += 1;
+        budget.remainingCount -= 1;
         const key = page.keys[index];
         // One document at a time: usually the first entry is valid and the next is only a head.
         const [task] = await this.store.readUrlTasks([urlHashOfDueKey(key)]);
         const placement = task === undefined ? undefined : placementOf(task);
         if (task === undefined || placement?.indexName !== 'due' || !placement.key.equals(key)) {
           outcome.staleDueKeys.push(key);
+          after = key;
           continue;
         }
         if (!(await this.robots.isAllowed(schedule.domain, task.url))) {
@@ -107,6 +127,7 @@ export class DomainPicker {
             previous: task,
             next: parked(task, 'robots_disallowed', null, nowMs),
           });
+          after = key;
           continue;
         }
         const following =
@@ -121,9 +142,10 @@ export class DomainPicker {
       }
       after = page.keys[page.keys.length - 1];
     }
-    // Many stale entries in a row (they are deleted with this lease); keep the domain served.
+    // Many stale entries in a row (they are deleted or parked with this lease); keep the domain
+    // served, from behind them.
     schedule.head = after === undefined ? null : headOfDueKey(after);
-    return undefined;
+    return after === undefined ? undefined : { resumeAfter: after };
   }
 
   /**

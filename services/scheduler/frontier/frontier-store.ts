@@ -96,7 +96,12 @@ export class FrontierStore {
         }
         if (before !== undefined) batch.delete(this.#indexes[before.indexName], before.key);
       }
-      batch.put(this.tables.urlTasks, next.url_hash, next, 'documents');
+      batch.put(
+        this.tables.urlTasks,
+        next.url_hash,
+        next,
+        previous === undefined ? 'documents' : 'transitions',
+      );
       this.#pendingTasks.set(next.url_hash, next);
       for (const listener of this.listeners) listener.onUrlTaskChanged(previous, next);
     }

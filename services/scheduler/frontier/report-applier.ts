@@ -228,9 +228,10 @@ export class ReportApplier {
       appliedUrlHashes.push(task.url_hash);
       observations.push({ domain: task.domain, url: task.url, result });
     }
-    // One batch: the links and the transitions. Should it be cut short on a backend without atomic
-    // batches, the retried report admits the same links again — admission de-duplicates by
-    // url_hash — and finds the URLs it did move no longer held.
+    // One batch: the links and the transitions. On a backend without atomic batches the new link
+    // documents become durable before the transitions (WriteBatch phases), so a crash in between
+    // cannot lose links: the retried report finds the moved URLs no longer held, and their links
+    // already stored.
     await this.linkIntake.stage(batch, preparedLinks, appliedUrlHashes, nowMs);
     this.store.stage(batch, changes);
     this.health.observe(batch, observations, nowMs);

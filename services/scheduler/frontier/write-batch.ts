@@ -6,14 +6,18 @@ import type { PrimaryKeyInput } from '../../common/storage/primary-key';
  * The order in which the writes of one frontier operation must become durable when the backend
  * cannot commit them together, so that every intermediate state is recoverable:
  *
- *   `pointers`  — lease records, new index entries, candidate rows: harmless while nothing refers
- *                 to them yet (readers re-check every index entry against its url_task);
- *   `documents` — the url_task documents, the truth;
- *   `cleanup`   — deletion of index entries and records the documents no longer refer to.
+ *   `pointers`    — lease records, new index entries, candidate rows: harmless while nothing
+ *                   refers to them yet (readers re-check every index entry against its url_task);
+ *   `documents`   — new url_task documents (links just discovered, seeds) and other documents;
+ *   `transitions` — changes of existing url_task documents (a URL leased, reported, re-queued).
+ *                   After the new documents: a report's links are durable before the result that
+ *                   discovered them moves on, so a report retried after a crash in between —
+ *                   which no longer applies the moved result — cannot lose its links;
+ *   `cleanup`     — deletion of index entries and records the documents no longer refer to.
  */
-export type WritePhase = 'pointers' | 'documents' | 'cleanup';
+export type WritePhase = 'pointers' | 'documents' | 'transitions' | 'cleanup';
 
-const PHASES: readonly WritePhase[] = ['pointers', 'documents', 'cleanup'];
+const PHASES: readonly WritePhase[] = ['pointers', 'documents', 'transitions', 'cleanup'];
 
 type TableWrites = Map<
   KeyspaceTable<unknown>,
