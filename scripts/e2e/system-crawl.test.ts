@@ -225,7 +225,13 @@ describe('the system end to end', () => {
         return view.url_state === 'done' ? view : undefined;
       },
       90_000,
-    );
+    ).catch(async (error: Error) => {
+      // What the URL and the second downloader were doing: the difference between a slow CI
+      // machine and a lease that never completes.
+      const recentLines = second.logLines.slice(-20).map((line) => JSON.stringify(line));
+      error.message += `\nurl task: ${JSON.stringify(await urlTask(slowUrl))}\n${recentLines.join('\n')}`;
+      throw error;
+    });
     expect(finished.object_id).not.toBeNull();
     const secondStore = new DownloaderClient({ baseUrl: second.url, token: downloaderToken });
     await expect(

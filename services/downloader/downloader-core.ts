@@ -36,7 +36,7 @@ const SHUTDOWN_DRAIN_MS = 6000;
 const SHUTDOWN_REPORT_MS = 3000;
 const ENGINE_STOP_GRACE_MS = 2000;
 const ROBOTS_TIMEOUT_MS = 10_000;
-const LEASE_REPORT_MARGIN_MS = 5000;
+const LEASE_MAX_REPORT_MARGIN_MS = 5000;
 
 /** `--allow-destinations`: CIDR ranges have a slash; anything else is a host name or an address. */
 export function destinationPolicyOf(allowDestinations: readonly string[]): DestinationPolicy {
@@ -289,7 +289,7 @@ export class DownloaderCore {
         taskCount: settings.leaseTaskCount,
         leaseTtlSeconds: settings.leaseTtlSeconds,
         pollIntervalMs: settings.leasePollIntervalMs,
-        reportMarginMs: LEASE_REPORT_MARGIN_MS,
+        maxReportMarginMs: LEASE_MAX_REPORT_MARGIN_MS,
         drainMs: SHUTDOWN_DRAIN_MS,
         finalReportMs: SHUTDOWN_REPORT_MS,
       },

@@ -10,6 +10,15 @@ import { reportResultOf, type LeaseTask } from './report-results';
 
 type LeaseResponse = components['schemas']['LeaseResponse'];
 
+/**
+ * How long before its expiry a lease is reported. A fixed margin would eat most of a short lease
+ * (5 s of a 10 s lease leaves a 6 s page no chance, and it would be fetched again and again), so
+ * the margin is a fifth of the lease's life, capped at `maxReportMarginMs`.
+ */
+export function reportMarginOf(leaseLifeMs: number, maxReportMarginMs: number): number {
+  return Math.max(0, Math.min(maxReportMarginMs, Math.floor(leaseLifeMs / 5)));
+}
+
 export interface LeaseLoopSettings {
   readonly workerId: string;
   /** Most tasks asked for per lease. */
@@ -17,8 +26,11 @@ export interface LeaseLoopSettings {
   readonly leaseTtlSeconds: number;
   /** Wait after an empty lease or a failed lease call. */
   readonly pollIntervalMs: number;
-  /** A task must be able to finish this long before its lease expires, or it is not started. */
-  readonly reportMarginMs: number;
+  /**
+   * Time kept for the report at the end of a lease (a task must be able to finish this long
+   * before its lease expires, or it is not started). Short leases keep a fifth of their life.
+   */
+  readonly maxReportMarginMs: number;
   /** Shutdown: how long renders in flight may still finish. */
   readonly drainMs: number;
   /** Shutdown: how long the last reports may take before they stay in the outbox. */
@@ -29,6 +41,8 @@ interface ActiveLease {
   readonly lease: LeaseResponse;
   /** Unreported tasks must have finished by then (the earlier of the scheduler's and our clock). */
   readonly expiresAtMs: number;
+  /** See `reportMarginOf`. */
+  readonly reportMarginMs: number;
   remainingCount: number;
   /** Set once the report started: results finishing later are not appended any more. */
   reporting: Promise<void> | undefined;
@@ -53,6 +67,7 @@ export class LeaseLoop {
   /** Aborted when the shutdown's report budget is spent. */
   private readonly delivering = new AbortController();
   private wakeUp: () => void = () => undefined;
+  private hasWarnedShortLease = false;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -199,12 +214,14 @@ export class LeaseLoop {
     this.metrics.leasedTaskCount.inc(lease.task_list.length);
     const localExpiryMs = receivedAtMs + this.settings.leaseTtlSeconds * 1000;
     const schedulerExpiryMs = Date.parse(lease.expires_at);
+    // Whichever clock says "earlier" wins: a skewed clock must not make us report too late.
+    const expiresAtMs = Number.isFinite(schedulerExpiryMs)
+      ? Math.min(schedulerExpiryMs, localExpiryMs)
+      : localExpiryMs;
     const active: ActiveLease = {
       lease,
-      // Whichever clock says "earlier" wins: a skewed clock must not make us report too late.
-      expiresAtMs: Number.isFinite(schedulerExpiryMs)
-        ? Math.min(schedulerExpiryMs, localExpiryMs)
-        : localExpiryMs,
+      expiresAtMs,
+      reportMarginMs: reportMarginOf(expiresAtMs - receivedAtMs, this.settings.maxReportMarginMs),
       remainingCount: lease.task_list.length,
       reporting: undefined,
       tasks: [],
@@ -218,9 +235,10 @@ export class LeaseLoop {
       () => {
         if (!this.leasing.signal.aborted) void this.report(active);
       },
-      Math.max(0, active.expiresAtMs - this.settings.reportMarginMs - receivedAtMs),
+      Math.max(0, active.expiresAtMs - active.reportMarginMs - receivedAtMs),
     );
     active.deadlineTimer.unref();
+    this.warnIfShorterThanTasks(active, receivedAtMs);
     this.active.set(lease.lease_id, active);
     this.heldTaskCount += lease.task_list.length;
     this.logger.debug(
@@ -228,6 +246,19 @@ export class LeaseLoop {
       'lease received',
     );
     for (const task of lease.task_list) active.tasks.push(this.runTask(active, task));
+  }
+
+  /** A lease shorter than its tasks' timeout starts a task only when its domain is free at once. */
+  private warnIfShorterThanTasks(active: ActiveLease, receivedAtMs: number): void {
+    if (this.hasWarnedShortLease) return;
+    const longestTimeoutMs = Math.max(...active.lease.task_list.map((task) => task.timeout_ms));
+    const usableMs = active.expiresAtMs - active.reportMarginMs - receivedAtMs;
+    if (longestTimeoutMs <= usableMs) return;
+    this.hasWarnedShortLease = true;
+    this.logger.warn(
+      { lease_id: active.lease.lease_id, usable_ms: usableMs, timeout_ms: longestTimeoutMs },
+      'lease shorter than its tasks may take: a task waits for its domain only if it can still finish in time (raise --lease-ttl-seconds)',
+    );
   }
 
   private async runTask(active: ActiveLease, task: LeaseTask): Promise<void> {
@@ -276,7 +307,7 @@ export class LeaseLoop {
       // is left for the scheduler to re-queue instead of being rendered into a stale report.
       admission: {
         kind: 'wait',
-        untilMs: active.expiresAtMs - task.timeout_ms - this.settings.reportMarginMs,
+        untilMs: active.expiresAtMs - task.timeout_ms - active.reportMarginMs,
       },
       signal: this.leasing.signal,
     });
