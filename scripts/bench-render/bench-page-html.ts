@@ -1,3 +1,4 @@
+import { BUILD_CONTENT_SECTION_FUNCTION } from '../demo-site/content-section-script';
 import { pageDocument } from '../demo-site/demo-page-html';
 import { BenchPage, benchPageUrl, LATE_XHR_DELAY_MS, mainLinkTargets } from './bench-page-set';
 
@@ -58,26 +59,9 @@ export const BENCH_PAGE_SCRIPT = `(function () {
       request.send();
     });
   }
+  ${BUILD_CONTENT_SECTION_FUNCTION}
   function fillContent(data) {
-    var section = document.createElement('section');
-    section.id = 'content';
-    var heading = document.createElement('h1');
-    heading.textContent = data.heading;
-    var text = document.createElement('p');
-    text.textContent = data.text;
-    var list = document.createElement('ul');
-    data.links.forEach(function (link) {
-      var item = document.createElement('li');
-      var anchor = document.createElement('a');
-      anchor.href = link.href;
-      anchor.textContent = link.text;
-      item.appendChild(anchor);
-      list.appendChild(item);
-    });
-    section.appendChild(heading);
-    section.appendChild(text);
-    section.appendChild(list);
-    document.getElementById('app').replaceChildren(section);
+    document.getElementById('app').replaceChildren(buildContentSection(data));
   }
   plan.forEach(function (xhr) {
     if (xhr.isLate) return;

@@ -4,6 +4,8 @@
  * plain ES5-style browser JavaScript kept as text, since they run in Chromium, not in Node.
  */
 
+import { BUILD_CONTENT_SECTION_FUNCTION } from './content-section-script';
+
 export interface StaticAsset {
   readonly contentType: string;
   readonly body: string | Buffer;
@@ -23,28 +25,10 @@ header, footer, aside, [role=navigation] { color: #555; }`;
 // XMLHttpRequest rather than fetch so both count as xhr.
 function csrScript({ lateXhrDelayMs }: ScriptTimings): string {
   return `(function () {
+  ${BUILD_CONTENT_SECTION_FUNCTION}
   var app = document.getElementById('app');
   fetch('/api/articles').then(function (response) { return response.json(); }).then(function (data) {
-    var section = document.createElement('section');
-    section.id = 'content';
-    var heading = document.createElement('h1');
-    heading.textContent = data.heading;
-    var text = document.createElement('p');
-    text.textContent = data.text;
-    var list = document.createElement('ul');
-    data.links.forEach(function (link) {
-      var item = document.createElement('li');
-      var anchor = document.createElement('a');
-      anchor.href = link.href;
-      anchor.textContent = link.text;
-      if (link.rel) anchor.rel = link.rel;
-      item.appendChild(anchor);
-      list.appendChild(item);
-    });
-    section.appendChild(heading);
-    section.appendChild(text);
-    section.appendChild(list);
-    app.replaceChildren(section);
+    app.replaceChildren(buildContentSection(data));
   });
   [500, 429, 403].forEach(function (status) {
     fetch('/api/fail?status=' + status).catch(function () {});
