@@ -127,6 +127,26 @@ describe('rules, seeds, links and domain candidates', () => {
       expect(await urlCounts(client)).toMatchObject({ queued: 1, waiting_for_rule: 1 });
     });
 
+    it('refuses a host beyond the DNS limits as invalid_url and keeps working', async () => {
+      const { client } = scheduler;
+      // 988 characters once put a storage key over its limit halfway through a commit.
+      const longHosts = [980, 1000].map((length) => `${'h'.repeat(length)}.invalid`);
+      const answer = await client.submitSeeds({
+        seed_list: [
+          { url: 'https://fresh.example/' },
+          ...longHosts.map((host) => ({ url: `http://${host}/p` })),
+        ],
+      });
+      expect(answer.rejected_list.map((rejected) => rejected.reject_reason)).toEqual([
+        'invalid_url',
+        'invalid_url',
+      ]);
+      expect(answer.accepted_count).toBe(1);
+      await client.submitRules({ rule_list: [ruleFor('fresh.example')] });
+      const lease = await client.leaseTasks({ worker_id: 'w1' });
+      expect(lease.task_list.map((task) => task.url)).toEqual(['https://fresh.example/']);
+    });
+
     it("honours a seed's priority_rank over the rule's", async () => {
       const { client } = scheduler;
       await client.submitRules({ rule_list: [ruleFor('news.example', { priority_rank: 50 })] });
@@ -239,6 +259,17 @@ describe('rules, seeds, links and domain candidates', () => {
         { url: 'https://static.example/page', reject_reason: 'domain_excluded' },
       ]);
       expect(reseeded.accepted_count).toBe(1);
+    });
+
+    it('drops a link whose host is beyond the DNS limits and applies the rest of the report', async () => {
+      await crawlOnePageWithLinks([
+        link(`http://${'h'.repeat(980)}.invalid/p`),
+        link('https://news.example/kept'),
+      ]);
+      const next = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 50 });
+      expect(next.task_list.map((task) => task.url)).toEqual(['https://news.example/kept']);
+      const candidates = await scheduler.client.listDomainCandidates({});
+      expect(candidates.domain_list).toEqual([]);
     });
 
     it('ranks links by dom_position: the main content of list pages first, footers last', async () => {

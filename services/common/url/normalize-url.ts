@@ -42,6 +42,20 @@ function normalizePercentEncoding(component: string): string {
   });
 }
 
+const MAX_HOST_LENGTH = 253;
+const MAX_LABEL_LENGTH = 63;
+
+/**
+ * DNS limits (RFC 1035 §2.3.4): at most 253 characters, labels of 1–63. The WHATWG parser accepts
+ * longer hosts, but no such name resolves — and the host becomes the `domain` inside storage keys,
+ * so a page linking to a 1,000-character host must be refused here, not by the key length check.
+ */
+function isResolvableHostShape(hostname: string): boolean {
+  if (hostname.startsWith('[')) return true; // an IPv6 literal, already canonical
+  if (hostname === '' || hostname.length > MAX_HOST_LENGTH) return false;
+  return hostname.split('.').every((label) => label.length > 0 && label.length <= MAX_LABEL_LENGTH);
+}
+
 /**
  * Returns the normalized form of `input` (resolved against `baseUrl` when relative).
  * Throws UrlNormalizationError when the URL cannot be crawled.
@@ -60,7 +74,7 @@ export function normalizeUrl(input: string, baseUrl?: string): string {
     throw new UrlNormalizationError('credentials_not_allowed', input);
   }
   const hostname = parsed.hostname.endsWith('.') ? parsed.hostname.slice(0, -1) : parsed.hostname;
-  if (hostname === '') {
+  if (!isResolvableHostShape(hostname)) {
     throw new UrlNormalizationError('invalid_url', input);
   }
   const port = parsed.port === '' ? '' : `:${parsed.port}`;

@@ -41,6 +41,13 @@ describe('normalizeUrl (url-normalization-vectors.json)', () => {
     }
   });
 
+  test('accepts a host at the DNS limits: 253 characters, labels of 63', () => {
+    const host = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(61)].join('.');
+    expect(host).toHaveLength(253);
+    expect(domainOfUrl(`http://${host}/x`)).toBe(host);
+    expect(domainOfUrl(`http://${host}./x`)).toBe(host);
+  });
+
   test('every hash is 32 lowercase hex characters', () => {
     for (const { url_hash } of vectors.normalized) expect(url_hash).toMatch(/^[0-9a-f]{32}$/);
   });
