@@ -83,6 +83,18 @@ describe('rules, seeds, links and domain candidates', () => {
         (await client.submitRules({ rule_list: [ruleFor('good.example')] })).accepted_count,
       ).toBe(1);
     });
+
+    it('refuses a revisit_interval_seconds no date can hold, storing nothing', async () => {
+      const { client } = scheduler;
+      const rule = ruleFor('news.example', { revisit_interval_seconds: 9e15 });
+      await expect(client.submitRules({ rule_list: [rule] })).rejects.toMatchObject({
+        status: 400,
+        errorCode: 'invalid_request',
+      });
+      expect(await client.submitRules({ rule_list: [ruleFor('news.example')] })).toMatchObject({
+        accepted_count: 1,
+      });
+    });
   });
 
   describe('POST /v1/seeds', () => {

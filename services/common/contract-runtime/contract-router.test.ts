@@ -103,6 +103,17 @@ describe('generated router: authentication', () => {
     expect(await response.json()).toMatchObject({ error_code: 'wrong_token_kind' });
   });
 
+  it.each(['Basic dXNlcjpwYXNz', 'Bearer ', 'Bearer two tokens', serviceToken])(
+    'answers 401 invalid_token for a malformed Authorization header (%s)',
+    async (authorization) => {
+      const response = await fetch(`${server.url}/v1/lease?worker_id=w3`, {
+        headers: { Authorization: authorization },
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error_code: 'invalid_token' });
+    },
+  );
+
   it('checks the token before reading the body', async () => {
     const response = await fetch(`${server.url}/v1/report`, {
       method: 'POST',
@@ -216,6 +227,14 @@ describe('generated router: validation', () => {
     ['task_count=501', 'query.task_count'],
     ['lease_ttl_seconds=999999', 'query.lease_ttl_seconds'],
     ['task_count=many', 'query.task_count'],
+    // Number() would read these as numbers; a non-finite one slipped past minimum and maximum.
+    ['task_count=Infinity', 'query.task_count'],
+    ['lease_ttl_seconds=-Infinity', 'query.lease_ttl_seconds'],
+    ['lease_ttl_seconds=1e400', 'query.lease_ttl_seconds'],
+    ['task_count=1e2', 'query.task_count'],
+    ['task_count=0x10', 'query.task_count'],
+    ['task_count=%205', 'query.task_count'],
+    ['task_count=7&task_count=8', 'query.task_count'],
   ])(
     'answers 400 for %s, naming the parameter, without calling the handler',
     async (query, named) => {
@@ -369,6 +388,47 @@ describe('generated router: answers and errors', () => {
       await server.close();
     }
   });
+
+  it('never runs a GET operation for a HEAD request (GET /v1/lease hands out leases)', async () => {
+    let leaseCallCount = 0;
+    const server = await startScheduler({
+      leaseTasks: async () => {
+        leaseCallCount += 1;
+        return sampleLease;
+      },
+    });
+    try {
+      const head = await fetch(`${server.url}/v1/lease?worker_id=w3`, {
+        method: 'HEAD',
+        headers: auth,
+      });
+      expect(head.status).toBe(405);
+      expect(head.headers.get('allow')).toBe('GET');
+      expect(leaseCallCount).toBe(0);
+      expect((await fetch(`${server.url}/v1/lease?worker_id=w3`, { headers: auth })).status).toBe(
+        200,
+      );
+      expect(leaseCallCount).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each(['%ZZ', '%', '%ED%A0%80'])(
+    'answers 400 invalid_request for a malformed path parameter (%s)',
+    async (badSegment) => {
+      const server = await startScheduler({});
+      try {
+        const response = await fetch(`${server.url}/v1/operator/url-tasks/${badSegment}`, {
+          headers: auth,
+        });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error_code: 'invalid_request' });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('serves a scaffolded operation as 501 not_implemented', async () => {
     const server = await startScheduler({});

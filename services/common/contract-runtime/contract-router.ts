@@ -9,10 +9,14 @@ import {
 } from './caller-identity';
 import { ContractError, type ErrorBodyWire } from './contract-error';
 import type { ContractMetrics } from './contract-metrics';
-import { ContractValidators, describeValidationErrors } from './contract-validators';
+import {
+  ContractValidators,
+  describeValidationErrors,
+  findMalformedNumericParameters,
+} from './contract-validators';
 import { sendErrorBody } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
-import type { OpenApiDocument } from './openapi-document';
+import type { JsonSchema, OpenApiDocument } from './openapi-document';
 import type { RequestMeta } from './request-meta';
 import { findUnknownFields } from './unknown-field-finder';
 
@@ -58,6 +62,22 @@ export function createContractRouter(
 
   const methodsByPath = new Map<string, string[]>();
   for (const definition of specification.definitions) {
+    const expressPath = toExpressPath(definition.path);
+    methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), definition.method]);
+  }
+  const answerMethodNotAllowed = (request: Request, response: Response) => {
+    const methods = methodsByPath.get(request.route?.path as string) ?? [];
+    response.setHeader('Allow', methods.join(', '));
+    sendErrorBody(response, 405, {
+      error_code: 'method_not_allowed',
+      message: `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`,
+    });
+  };
+  // Express answers HEAD with the GET handler; GET /v1/lease hands out a lease, so a HEAD would
+  // lease URLs whose lease_id nobody ever sees. The contract declares no HEAD: 405 before GET.
+  for (const expressPath of methodsByPath.keys()) router.head(expressPath, answerMethodNotAllowed);
+
+  for (const definition of specification.definitions) {
     // Compile every schema now: a broken contract fails at start-up, not on the first request.
     validators.parameters(definition, 'path');
     validators.parameters(definition, 'query');
@@ -66,23 +86,13 @@ export function createContractRouter(
 
     const invoker = specification.invokers[definition.operationId];
     if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
-    const expressPath = toExpressPath(definition.path);
-    methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), definition.method]);
     const register = lowercaseMethods[definition.method];
-    router[register](expressPath, (request: Request, response: Response) =>
+    router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
       handleOperation(definition, invoker, validators, options, parseJsonBody, request, response),
     );
   }
 
-  for (const [expressPath, methods] of methodsByPath) {
-    router.all(expressPath, (request: Request, response: Response) => {
-      response.setHeader('Allow', methods.join(', '));
-      sendErrorBody(response, 405, {
-        error_code: 'method_not_allowed',
-        message: `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`,
-      });
-    });
-  }
+  for (const expressPath of methodsByPath.keys()) router.all(expressPath, answerMethodNotAllowed);
 
   return router;
 }
@@ -132,9 +142,17 @@ async function authenticateCaller(
   request: Request,
 ): Promise<CallerIdentity | null> {
   if (definition.securitySchemes.length === 0) return null;
-  const token = readBearerToken(request.header('authorization'));
-  if (token === null) {
+  const authorization = request.header('authorization');
+  if (!authorization?.trim()) {
     throw new ContractError(401, 'missing_token', 'Authorization: Bearer {token} is required');
+  }
+  const token = readBearerToken(authorization);
+  if (token === null) {
+    throw new ContractError(
+      401,
+      'invalid_token',
+      'the Authorization header must be Bearer {token}',
+    );
   }
   const caller = await authenticate(token);
   if (caller === null) {
@@ -162,6 +180,7 @@ function validateInput(
 ): Omit<OperationInput, 'meta'> {
   const path = { ...request.params } as Record<string, unknown>;
   const pathCheck = validators.parameters(definition, 'path');
+  assertPlainNumbers('path', pathCheck.schema, path);
   if (!pathCheck.validate(path)) {
     throw invalid(describeValidationErrors('path', pathCheck.validate.errors));
   }
@@ -173,6 +192,7 @@ function validateInput(
     }
   }
   const queryCheck = validators.parameters(definition, 'query');
+  assertPlainNumbers('query', queryCheck.schema, query);
   if (!queryCheck.validate(query)) {
     throw invalid(describeValidationErrors('query', queryCheck.validate.errors));
   }
@@ -194,6 +214,19 @@ function validateInput(
     }
   }
   return { query, path, body };
+}
+
+function assertPlainNumbers(
+  location: 'path' | 'query',
+  schema: JsonSchema,
+  values: Record<string, unknown>,
+): void {
+  const malformed = findMalformedNumericParameters(schema, values);
+  if (malformed.length > 0) {
+    throw invalid(
+      malformed.map((name) => `${location}.${name}: must be a plain decimal number`).join('; '),
+    );
+  }
 }
 
 function reportUnknownField(

@@ -147,3 +147,28 @@ export function describeValidationErrors(
   }
   return [...lines].slice(0, 10).join('; ') || `${location}: invalid`;
 }
+
+const INTEGER_TEXT = /^-?(0|[1-9]\d{0,14})$/;
+const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d{1,3})?$/;
+
+/**
+ * Parameters arrive as text and ajv coerces them with JavaScript's Number(): `Infinity`, `1e400`,
+ * `0x10` and ` 5` would all pass as integers (and a non-finite one slips past minimum and
+ * maximum). So numeric parameters must be written as plain decimal numbers first; the names of
+ * those that are not are returned.
+ */
+export function findMalformedNumericParameters(
+  schema: JsonSchema,
+  values: Record<string, unknown>,
+): string[] {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  return Object.entries(values)
+    .filter(([name, value]) => {
+      const type = properties[name]?.type;
+      if (typeof value !== 'string') return false;
+      if (type === 'integer') return !INTEGER_TEXT.test(value);
+      if (type === 'number') return !NUMBER_TEXT.test(value) || !Number.isFinite(Number(value));
+      return false;
+    })
+    .map(([name]) => name);
+}

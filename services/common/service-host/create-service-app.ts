@@ -78,11 +78,22 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       message: `no route ${request.method} ${request.path}`,
     });
   });
-  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
-    options.logger.error({ err: error }, 'unhandled error outside the contract router');
-    if (!response.headersSent) {
-      sendErrorBody(response, 500, { error_code: 'internal_error', message: 'unexpected error' });
+  app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
+    if (response.headersSent) return;
+    if (isMalformedPathError(error)) {
+      // Raised by the router while decoding a path parameter (`%ZZ`, a lone surrogate).
+      sendErrorBody(response, 400, {
+        error_code: 'invalid_request',
+        message: `path: malformed percent-encoding in ${JSON.stringify(request.path.slice(0, 200))}`,
+      });
+      return;
     }
+    options.logger.error({ err: error }, 'unhandled error outside the contract router');
+    sendErrorBody(response, 500, { error_code: 'internal_error', message: 'unexpected error' });
   });
   return app;
+}
+
+function isMalformedPathError(error: unknown): boolean {
+  return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
 }

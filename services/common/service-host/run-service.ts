@@ -10,6 +10,7 @@ import type { ContractRouterOptions } from '../contract-runtime/contract-router'
 import { parseServiceConfig, type ServiceConfig, type ServiceName } from '../config/service-config';
 import { createLogger } from '../logging/create-logger';
 import { createServiceApp } from './create-service-app';
+import { answerMalformedRequestsWithErrorBody } from './malformed-request-answer';
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
 
 /** What the process gives a service while assembling it. */
@@ -134,6 +135,7 @@ export async function runService(
 function listen(app: Express, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
+    answerMalformedRequestsWithErrorBody(server);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(

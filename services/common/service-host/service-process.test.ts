@@ -71,6 +71,15 @@ describe.each(services)('the %s process', (service, title) => {
     expect(await response.json()).toMatchObject({ error_code: 'route_not_found' });
   });
 
+  it('answers a request line over 16 KB with the contract error body, not an empty 431', async () => {
+    const response = await fetch(`${running.url}/v1/lease?worker_id=${'w'.repeat(20_000)}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(431);
+    expect(await response.json()).toMatchObject({ error_code: 'invalid_request' });
+    expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
+  });
+
   it('logs structured lines and never the bearer token', () => {
     expect(running.logLines.some((line) => line.service === service)).toBe(true);
     expect(JSON.stringify(running.logLines)).not.toContain(token);

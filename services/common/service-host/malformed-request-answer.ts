@@ -1,0 +1,31 @@
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Requests Node's HTTP parser rejects before Express sees them (headers or a URL over 16 KB, a
+ * broken request line) are answered by Node with an empty body. This answers them with the
+ * contract error body instead, so a client learns what was wrong.
+ */
+export function answerMalformedRequestsWithErrorBody(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const isTooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      error_code: 'invalid_request',
+      message: isTooLarge ? 'the request line and headers exceed 16 KB' : 'malformed HTTP request',
+    });
+    socket.end(
+      [
+        isTooLarge ? 'HTTP/1.1 431 Request Header Fields Too Large' : 'HTTP/1.1 400 Bad Request',
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  });
+}
