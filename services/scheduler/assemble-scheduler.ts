@@ -7,6 +7,7 @@ import {
   openStorageBackend,
   storageBackendSettingsFromEnvironment,
 } from '../common/storage/open-storage-backend';
+import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
 import { systemClock, type Clock } from './frontier/clock';
 import { Frontier } from './frontier/frontier';
@@ -23,6 +24,8 @@ import {
 /** What tests may replace; production uses the defaults. */
 export interface SchedulerDependencies {
   clock?: Clock;
+  /** Wraps the opened storage backend (tests inject write failures). */
+  wrapBackend?: (backend: OrderedKeyValueBackend) => OrderedKeyValueBackend;
 }
 
 /**
@@ -40,13 +43,14 @@ export function schedulerServiceDefinition(
     extendCommand: addSchedulerOptions,
     assemble: async ({ config, options, logger, registry, routerOptions }) => {
       const values = readSchedulerSettings(options, environmentVariables);
-      const backend = await openStorageBackend(
+      const openedBackend = await openStorageBackend(
         storageBackendSettingsFromEnvironment('scheduler', {
           ...environmentVariables,
           // One directory per service under --data-dir (README), whatever else the variables say.
           STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
         }),
       );
+      const backend = dependencies.wrapBackend?.(openedBackend) ?? openedBackend;
       let frontier: Frontier;
       try {
         frontier = await Frontier.open({
@@ -69,6 +73,8 @@ export function schedulerServiceDefinition(
         ),
         addExtraRoutes: addOperatorPageRoutes,
         start: async () => frontier.startBackgroundWork(),
+        // A frontier that refuses writes until restarted is not healthy: let a supervisor see it.
+        isHealthy: () => frontier.isWritable,
         stop: async () => {
           await frontier.stop();
           await backend.close();

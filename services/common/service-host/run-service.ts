@@ -32,6 +32,8 @@ export interface ServiceAssembly {
   start?: () => Promise<void>;
   /** Stops background work and releases storage; called once on shutdown. */
   stop?: () => Promise<void>;
+  /** False once the service cannot do its work any more (/healthz then answers 503). */
+  isHealthy?: () => boolean;
 }
 
 export interface ServiceDefinition {
@@ -91,7 +93,7 @@ export async function runService(
     contractRouter: assembly.contractRouter,
     apiDocument: definition.apiDocument,
     startedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    isReady: () => isReady,
+    isReady: () => isReady && (assembly.isHealthy?.() ?? true),
     addExtraRoutes: assembly.addExtraRoutes,
   });
 

@@ -8,7 +8,7 @@ import type {
   WriteOptions,
 } from './keyspace-types';
 import type { PrimaryKeyInput } from './primary-key';
-import type { TableStorage } from './table-storage';
+import type { PreparedWrites, TableStorage } from './table-storage';
 
 /*
  * The three views a service gets of a table. They differ only in which operations exist, so that
@@ -58,6 +58,11 @@ export class KeyspaceTable<T> extends ReadonlyKeyspaceTable<T> {
   /** Not all-or-nothing across rows (TiKV splits batches per region). */
   putMany(rows: Array<KeyspaceWrite<T>>): Promise<void> {
     return this.#storage.putMany(rows);
+  }
+
+  /** Checks and encodes writes now, issues them later: see TableStorage.prepare. */
+  prepareWrites(puts: Array<KeyspaceWrite<T>>, deletes: PrimaryKeyInput[]): PreparedWrites {
+    return this.#storage.prepare(puts, deletes);
   }
 
   /** Deleting an absent row is not an error. */

@@ -40,6 +40,11 @@ function assertScanLimit(limit: number): void {
   }
 }
 
+/** Writes already encoded and checked; see TableStorage.prepare. */
+export interface PreparedWrites {
+  issue(): Array<Promise<void>>;
+}
+
 /**
  * All the work behind one table: key construction, document encoding and validation, and the
  * translation to backend calls. The public table classes only choose which of these to expose, so
@@ -103,6 +108,23 @@ export class TableStorage<T> {
     if (rows.length > 0) {
       await this.backend.putMany(rows.map((row) => this.toWrite(row)));
     }
+  }
+
+  /**
+   * Encodes and checks puts and deletes (keys, documents, the convention) without issuing them;
+   * `issue` then sends them to the backend in one synchronous run. A caller with writes to several
+   * tables prepares all first, so a bad key or document refuses the whole batch before any of it
+   * is written.
+   */
+  prepare(puts: Array<KeyspaceWrite<T>>, deletes: PrimaryKeyInput[]): PreparedWrites {
+    const encodedPuts = puts.map((row) => this.toWrite(row));
+    const encodedDeletes = deletes.map((input) => this.location.keyOf(input));
+    return {
+      issue: () => [
+        ...(encodedPuts.length > 0 ? [this.backend.putMany(encodedPuts)] : []),
+        ...(encodedDeletes.length > 0 ? [this.backend.deleteMany(encodedDeletes)] : []),
+      ],
+    };
   }
 
   async delete(input: PrimaryKeyInput): Promise<void> {

@@ -40,9 +40,15 @@ export class FrontierMutator {
         this.#failure = error;
         this.onFailure(error);
       }
-      throw error;
+      // Not the caller's mistake: the same 503 every later mutation gets (the cause is logged).
+      throw unavailable();
     }
     return staged.result;
+  }
+
+  /** True once a commit failed: every mutation is refused until the process restarts. */
+  get hasFailed(): boolean {
+    return this.#failure !== undefined;
   }
 
   /** Mutations waiting for the lock (a saturation signal). */
@@ -51,12 +57,14 @@ export class FrontierMutator {
   }
 
   #assertHealthy(): void {
-    if (this.#failure !== undefined) {
-      throw serviceUnavailable(
-        'the scheduler could not write to its storage; restart it (the frontier is rebuilt from storage)',
-      );
-    }
+    if (this.#failure !== undefined) throw unavailable();
   }
+}
+
+function unavailable(): Error {
+  return serviceUnavailable(
+    'the scheduler could not write to its storage; restart it (the frontier is rebuilt from storage)',
+  );
 }
 
 /** A mutation with nothing to wait for. */

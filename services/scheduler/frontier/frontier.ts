@@ -274,6 +274,11 @@ export class Frontier {
     await this.#store.settled();
   }
 
+  /** False once a write failed and the frontier refuses mutations (see FrontierMutator). */
+  get isWritable(): boolean {
+    return !this.#mutator.hasFailed;
+  }
+
   async lease(request: LeaseRequest): Promise<LeaseResponse> {
     const response = await this.#leaseIssuer.lease(request);
     this.#metrics.leasedTasks(response.task_list.length);

@@ -57,3 +57,29 @@ describe('a write batch on a backend without atomic batches', () => {
     }
   });
 });
+
+describe.each([
+  ['atomic (LMDB)', true],
+  ['phase by phase (TiKV)', false],
+])('a write batch with one write storage refuses, %s', (_label, isAtomic) => {
+  it('writes none of the batch and rejects its durability', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'write-batch-'));
+    const backend = await LmdbBackend.open(directory);
+    try {
+      const keyspace = openServiceKeyspace('scheduler', backend);
+      const urlTasks = keyspace.table<{ url_state: string }>('url_task');
+      const waitingIndex = keyspace.table<Record<string, never>>('url_waiting_index');
+      const batch = new WriteBatch(isAtomic, () => undefined);
+      batch.put(urlTasks, 'fine', { url_state: 'queued' }, 'documents');
+      batch.put(waitingIndex, 'x'.repeat(1100), {}, 'pointers'); // over the 1,024-byte key limit
+      const { durable } = await batch.commit();
+      await expect(durable).rejects.toThrow(/1024/);
+      // A later write is durable only after everything issued before it (one writer, in order).
+      await urlTasks.put('later', { url_state: 'queued' });
+      expect(await urlTasks.get('fine')).toBeUndefined();
+    } finally {
+      await backend.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { KeyspaceWrite } from '../../common/storage/keyspace-types';
 import type { PrimaryKeyInput } from '../../common/storage/primary-key';
+import type { PreparedWrites } from '../../common/storage/table-storage';
 
 /**
  * The order in which the writes of one frontier operation must become durable when the backend
@@ -64,17 +65,29 @@ export class WriteBatch {
     this.#afterDurable.push(hook);
   }
 
-  /** Writes the batch; resolves to the promise that it is durable (see the class comment). */
+  /**
+   * Writes the batch; resolves to the promise that it is durable (see the class comment). Every
+   * key and document is checked before the first write leaves: a bad one (a key over the length
+   * limit) refuses the whole batch instead of landing half of it. The refusal rejects `durable`
+   * like a failed write, since the in-memory views already moved on.
+   */
   async commit(): Promise<{ durable: Promise<void> }> {
     if (this.#isCommitted) throw new Error('a write batch is committed once');
     this.#isCommitted = true;
     let durable: Promise<void>;
-    if (this.isAtomic) {
-      // Issued in one synchronous run: one transaction, ordered after every earlier batch.
-      durable = Promise.all(PHASES.flatMap((phase) => this.#issue(phase))).then(() => undefined);
-    } else {
-      for (const phase of PHASES) await Promise.all(this.#issue(phase));
-      durable = Promise.resolve();
+    try {
+      const prepared = PHASES.map((phase) => this.#prepare(phase));
+      if (this.isAtomic) {
+        // Issued in one synchronous run: one transaction, ordered after every earlier batch.
+        durable = Promise.all(
+          prepared.flatMap((phase) => phase.flatMap((writes) => writes.issue())),
+        ).then(() => undefined);
+      } else {
+        for (const phase of prepared) await Promise.all(phase.flatMap((writes) => writes.issue()));
+        durable = Promise.resolve();
+      }
+    } catch (error) {
+      durable = Promise.reject(error);
     }
     const settled = durable.then(() => {
       for (const hook of this.#afterDurable) hook();
@@ -83,13 +96,10 @@ export class WriteBatch {
     return { durable: settled };
   }
 
-  #issue(phase: WritePhase): Array<Promise<void>> {
-    const writes: Array<Promise<void>> = [];
-    for (const [table, { puts, deletes }] of this.#phases.get(phase) ?? []) {
-      if (puts.length > 0) writes.push(table.putMany(puts));
-      if (deletes.length > 0) writes.push(table.deleteMany(deletes));
-    }
-    return writes;
+  #prepare(phase: WritePhase): PreparedWrites[] {
+    return [...(this.#phases.get(phase) ?? [])].map(([table, { puts, deletes }]) =>
+      table.prepareWrites(puts, deletes),
+    );
   }
 
   #writesOf<T>(table: KeyspaceTable<T>, phase: WritePhase) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchedulerClient } from '../../../generated/scheduler';
 import type { RunningService } from '../../common/service-host/run-service';
+import type { SchedulerDependencies } from '../assemble-scheduler';
 import type { Clock } from '../frontier/clock';
 import { startScheduler } from '../main';
 
@@ -18,6 +19,8 @@ export interface TestScheduler {
 
 export interface TestSchedulerOptions {
   clock?: Clock;
+  /** See SchedulerDependencies.wrapBackend. */
+  wrapBackend?: SchedulerDependencies['wrapBackend'];
   /** Extra flags, e.g. ['--domain-in-flight-cap', '5']. */
   flags?: string[];
   /** Reuse a data directory (restart scenarios). */
@@ -53,7 +56,7 @@ export async function startTestScheduler(
       ...(options.flags ?? []),
     ],
     { SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN, ...options.environment },
-    { clock: options.clock },
+    { clock: options.clock, wrapBackend: options.wrapBackend },
   );
   return {
     url: running.url,
