@@ -67,6 +67,22 @@ describe('POST /v1/report', () => {
     expect(await reportAllDone(scheduler.client, lease)).toMatchObject({ accepted_count: 2 });
   });
 
+  it('refuses a result for a URL outside the lease, or a second result for one task, applying nothing', async () => {
+    const lease = await leaseOf(2);
+    const [first, second] = lease.task_list;
+    const outsider = { ...first, url_hash: 'ffffffffffffffffffffffffffffffff' };
+    for (const result_list of [
+      [doneResult(first), doneResult(outsider)],
+      [doneResult(first), doneResult(second), failedResult(second, 'navigation_timeout')],
+    ]) {
+      await expect(
+        scheduler.client.reportLease({ lease_id: lease.lease_id, worker_id: 'w1', result_list }),
+      ).rejects.toMatchObject(expectContractError(400, 'invalid_request'));
+    }
+    expect((await urlCounts(scheduler.client)).leased).toBe(2);
+    expect(await reportAllDone(scheduler.client, lease)).toMatchObject({ accepted_count: 2 });
+  });
+
   it('checks every row of the fetch_status table', async () => {
     const lease = await leaseOf(1);
     const task = lease.task_list[0];

@@ -10,7 +10,7 @@ import { leaseExpiryIndexKey, type FrontierTables } from './frontier-tables';
 import type { LeaseReclaimer } from './lease-reclaimer';
 import type { LinkIntake, PreparedLinks } from './link-intake';
 import type { LiveLeaseRegistry } from './live-lease-registry';
-import { assertFetchStatusTable } from './report-validation';
+import { assertFetchStatusTable, assertResultsMatchLease } from './report-validation';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
 import { afterResult, requeued, type RecrawlPolicy } from './url-task-transitions';
@@ -104,6 +104,7 @@ export class ReportApplier {
           );
         }
         assertWorker(lease.worker_id, request);
+        assertResultsMatchLease(lease, request.result_list);
         // From here until this report is done, the reclaimer leaves the lease alone.
         this.busyLeases.hold(lease.lease_id);
         isHeld = true;

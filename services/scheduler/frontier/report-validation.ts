@@ -1,4 +1,5 @@
-import { ContractError } from '../../common/contract-runtime/contract-error';
+import { ContractError, invalidRequest } from '../../common/contract-runtime/contract-error';
+import type { LeaseTaskDocument } from './frontier-documents';
 import type { ReportResult } from './wire-types';
 
 /** The four fields done and empty must carry, and not_modified and failed must not. */
@@ -35,4 +36,30 @@ function findMismatch(result: ReportResult): string | undefined {
     return `fetch_status ${status} requires fail_reason to be null`;
   }
   return undefined;
+}
+
+/**
+ * Each result must answer one task of the lease, once: a result for another URL would be dropped
+ * without a word while the task it was meant for is re-queued, and of two results for one task
+ * only the first would count. Either is a downloader bug worth a loud 400.
+ */
+export function assertResultsMatchLease(
+  lease: LeaseTaskDocument,
+  results: readonly ReportResult[],
+): void {
+  const leased = new Set(lease.task_list.map((task) => task.url_hash));
+  const seen = new Set<string>();
+  results.forEach((result, index) => {
+    if (!leased.has(result.url_hash)) {
+      throw invalidRequest(
+        `result_list[${index}]: url_hash ${result.url_hash} is not a task of lease ${lease.lease_id}; nothing of this report was applied`,
+      );
+    }
+    if (seen.has(result.url_hash)) {
+      throw invalidRequest(
+        `result_list[${index}]: a second result for url_hash ${result.url_hash}; nothing of this report was applied`,
+      );
+    }
+    seen.add(result.url_hash);
+  });
 }
