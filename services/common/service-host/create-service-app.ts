@@ -80,11 +80,14 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
     if (response.headersSent) return;
-    if (isMalformedPathError(error)) {
-      // Raised by the router while decoding a path parameter (`%ZZ`, a lone surrogate).
+    if (isClientRequestError(error)) {
       sendErrorBody(response, 400, {
         error_code: 'invalid_request',
-        message: `path: malformed percent-encoding in ${JSON.stringify(request.path.slice(0, 200))}`,
+        // A URIError comes from the router decoding a path parameter (`%ZZ`, a lone surrogate).
+        message:
+          error instanceof URIError
+            ? `path: malformed percent-encoding in ${JSON.stringify(request.path.slice(0, 200))}`
+            : 'malformed request',
       });
       return;
     }
@@ -94,6 +97,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   return app;
 }
 
-function isMalformedPathError(error: unknown): boolean {
+/** Errors Express or its parsers mark as the client's (status 400), outside the contract router. */
+function isClientRequestError(error: unknown): boolean {
   return error instanceof URIError || (error as { status?: unknown } | null)?.status === 400;
 }
