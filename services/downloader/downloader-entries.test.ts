@@ -28,6 +28,8 @@ let robotsFailing: ScriptedOrigin;
 /** /flaky answers 503 while `isFlaky`; robots.txt 404. */
 let flaky: ScriptedOrigin;
 let isFlaky = true;
+/** Allowed but never to be contacted: an invalid wait_selector must be refused before robots.txt. */
+let untouched: ScriptedOrigin;
 /** A port on an allowed address where nothing listens. */
 let unreachableBaseUrl: string;
 
@@ -53,10 +55,18 @@ beforeAll(async () => {
   flaky = await startScriptedOrigin('127.0.0.7', (path) =>
     path === '/flaky' && isFlaky ? { status: 503 } : { status: path === '/robots.txt' ? 404 : 200 },
   );
+  untouched = await startScriptedOrigin('127.0.0.10', () => ({ status: 200 }));
   unreachableBaseUrl = `http://127.0.0.8:${await closedPort('127.0.0.8')}`;
   downloader = await startTestDownloader({
     // Exactly the addresses served from; 127.0.0.9 stays refused.
-    allowDestinations: [...site.hosts, '127.0.0.5', '127.0.0.6', '127.0.0.7', '127.0.0.8/32'],
+    allowDestinations: [
+      ...site.hosts,
+      '127.0.0.5',
+      '127.0.0.6',
+      '127.0.0.7',
+      '127.0.0.8/32',
+      '127.0.0.10',
+    ],
   });
 });
 
@@ -68,6 +78,7 @@ afterAll(async () => {
     robotsMissing?.close(),
     robotsFailing?.close(),
     flaky?.close(),
+    untouched?.close(),
   ]);
 });
 
@@ -304,6 +315,13 @@ describe('bad input is refused with the contract error and changes nothing', () 
     expect(refused.errorCode).toBe('invalid_request');
     expect(site.accessLog.list(CSR_HOST).map((entry) => entry.path)).not.toContain('/about');
     expect(await rowOf(CSR_HOST)).toMatchObject({ last_request_at: before?.last_request_at });
+    // A domain never seen before: not even its robots.txt is fetched, and it gets no row.
+    const fresh = await errorOf(
+      downloader.client.renderPage({ url: `${untouched.baseUrl}/page`, wait_selector: '##' }),
+    );
+    expect(fresh.errorCode).toBe('invalid_request');
+    expect(untouched.requestedPaths).toEqual([]);
+    expect(await rowOf('127.0.0.10')).toBeUndefined();
   });
 
   test('objects: an unknown id is 404 object_not_found, a malformed one 400', async () => {

@@ -10,6 +10,7 @@ import type { EntryName, IntervalSource } from '../rate-limit/rate-limit-vocabul
 import { failedOutcome, outcomeOfEgressError } from '../rendering/outcome-builders';
 import type { RenderEngine } from '../rendering/render-engine';
 import { outcomeCountKey } from '../rendering/render-engine-observer';
+import { invalidSelectorOutcome } from '../rendering/page-render';
 import type { RefusedOutcome, RenderOutcome, RenderRequest } from '../rendering/render-outcome';
 import type { FetchAuditLog } from './fetch-audit-log';
 import { originVerdictOf, robotsAnswerOf } from './origin-verdict';
@@ -83,7 +84,7 @@ export interface OriginGatewayOptions {
  * The one path every request the downloader initiates toward a target takes — page renders,
  * plain fetches, robots.txt, probes, for all three entries:
  *
- *   destination check → robots.txt (cached; fetched through this same path) → per-domain slot and
+ *   destination check → wait_selector check (in Chromium, cached) → robots.txt (cached; fetched through this same path) → per-domain slot and
  *   global permit → the engine (the slot dates the request from its dispatch) → politeness
  *   feedback → page object storage → audit record.
  *
@@ -95,6 +96,13 @@ export class OriginGateway {
   async fetch(request: OriginFetchRequest): Promise<OriginFetchResult> {
     const refusal = await this.checkDestination(request.url);
     if (refusal !== undefined) return refusal;
+    if (
+      request.shouldRender &&
+      request.waitSelector !== null &&
+      !(await this.options.engine.isValidWaitSelector(request.waitSelector))
+    ) {
+      return { kind: 'refused', outcome: invalidSelectorOutcome(request.waitSelector) };
+    }
 
     let admission = request.admission;
     if (request.shouldCheckRobots) {

@@ -18,7 +18,7 @@ import {
 } from './outcome-builders';
 import { assemblePageOutcome } from './page-object-assembly';
 import { PageSnapshot, takePageSnapshot } from './page-snapshot';
-import type { RenderOutcome } from './render-outcome';
+import type { RefusedOutcome, RenderOutcome } from './render-outcome';
 
 export interface PageRenderSettings {
   /** Network-quiet window after the waits (pitfalls.md: 300–500 ms catches late XHRs). */
@@ -224,7 +224,7 @@ export async function renderOnPage(
 }
 
 /** Refuses a render whose wait_selector is not valid CSS, before anything is fetched. */
-export function invalidSelectorOutcome(selector: string): RenderOutcome {
+export function invalidSelectorOutcome(selector: string): RefusedOutcome {
   return refusedOutcome(
     'invalid_wait_selector',
     `wait_selector is not a valid CSS selector: ${selector}`,

@@ -14,7 +14,6 @@ import {
   PageRenderTask,
   renderOnPage,
 } from './page-render';
-import { isValidSelector } from './page-snapshot';
 import type { RenderOutcome, RenderRequest } from './render-outcome';
 import {
   outcomeCountKey,
@@ -22,6 +21,7 @@ import {
   RenderEngineStatistics,
 } from './render-engine-observer';
 import { fetchWithoutRendering } from './unrendered-fetch';
+import { WaitSelectorCache } from './wait-selector-cache';
 
 export interface RenderEngineOptions {
   /** Which destinations may be contacted; tests and the demo allow-list their loopback addresses. */
@@ -72,6 +72,7 @@ export class RenderEngine {
   private readonly resolver: DestinationResolver;
   private readonly proxy: EgressProxy;
   private pool: PagePool | undefined;
+  private readonly waitSelectors = new WaitSelectorCache();
   private readonly inFlight = new Set<Promise<RenderOutcome>>();
   private readonly outcomeCounts: Record<string, number> = {};
   private browserLossCount = 0;
@@ -154,6 +155,33 @@ export class RenderEngine {
     this.inFlight.add(rendering);
     void rendering.finally(() => this.inFlight.delete(rendering));
     return rendering;
+  }
+
+  /**
+   * Whether `selector` is valid CSS as Chromium reads it. The gateway asks before robots.txt or a
+   * rate-limit slot is touched, so an invalid wait_selector costs the origin nothing. Answers true
+   * when no page can be had (the render itself then reports the problem).
+   */
+  async isValidWaitSelector(selector: string): Promise<boolean> {
+    const known = this.waitSelectors.known(selector);
+    if (known !== undefined) return known;
+    if (this.pool === undefined || this.isStopping) return true;
+    let pooled: PooledPage;
+    try {
+      pooled = await this.pool.acquire();
+    } catch {
+      return true;
+    }
+    let isReusable = false;
+    try {
+      const isValid = await this.waitSelectors.check(pooled.session, selector);
+      isReusable = true;
+      return isValid;
+    } catch {
+      return true;
+    } finally {
+      await this.pool.release(pooled, isReusable);
+    }
   }
 
   get freePageCount(): number {
@@ -249,7 +277,10 @@ export class RenderEngine {
     };
     let isReusable = false;
     try {
-      if (waitSelector !== null && !(await isValidSelector(pooled.session, waitSelector))) {
+      if (
+        waitSelector !== null &&
+        !(await this.waitSelectors.check(pooled.session, waitSelector))
+      ) {
         isReusable = true;
         return invalidSelectorOutcome(waitSelector);
       }
