@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 
 /**
  * Requests Node's HTTP parser rejects before Express sees them (headers or a URL over 16 KB, a
- * broken request line) are answered by Node with an empty body. This answers them with the
- * contract error body instead, so a client learns what was wrong.
+ * broken request line) are answered by Node with an empty body (431 or 400). This answers them as
+ * the contract answers every malformed request — 400 `invalid_request` with the error body — so a
+ * client learns what was wrong.
  */
 export function answerMalformedRequestsWithErrorBody(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -19,7 +20,7 @@ export function answerMalformedRequestsWithErrorBody(server: Server): void {
     });
     socket.end(
       [
-        isTooLarge ? 'HTTP/1.1 431 Request Header Fields Too Large' : 'HTTP/1.1 400 Bad Request',
+        'HTTP/1.1 400 Bad Request',
         'Content-Type: application/json; charset=utf-8',
         `Content-Length: ${Buffer.byteLength(body)}`,
         'Connection: close',

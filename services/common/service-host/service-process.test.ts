@@ -71,12 +71,15 @@ describe.each(services)('the %s process', (service, title) => {
     expect(await response.json()).toMatchObject({ error_code: 'route_not_found' });
   });
 
-  it('answers a request line over 16 KB with the contract error body, not an empty 431', async () => {
+  it('answers a request line over 16 KB with 400 and the contract error body, not an empty 431', async () => {
     const response = await fetch(`${running.url}/v1/lease?worker_id=${'w'.repeat(20_000)}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
-    expect(response.status).toBe(431);
-    expect(await response.json()).toMatchObject({ error_code: 'invalid_request' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error_code: 'invalid_request',
+      message: 'the request line and headers exceed 16 KB',
+    });
     expect((await fetch(`${running.url}/healthz`)).status).toBe(200);
   });
 
