@@ -4,9 +4,16 @@
  * assigns it. Statistics travel in the report, next to the object, so they are a separate type.
  */
 
+import type { components } from '../../../generated/downloader';
+import type { components as SchedulerComponents } from '../../../generated/scheduler';
+
+type Schemas = components['schemas'];
+type SchedulerSchemas = SchedulerComponents['schemas'];
+
 /** The contract's maxLength for URLs in link_list and network_log. */
 export const MAX_WIRE_URL_LENGTH = 8192;
 
+/** The contract's enums as runtime lists; `satisfies` refuses a value the generated enum lacks. */
 export const NETWORK_RESOURCE_TYPES = [
   'document',
   'stylesheet',
@@ -17,73 +24,26 @@ export const NETWORK_RESOURCE_TYPES = [
   'xhr',
   'websocket',
   'other',
-] as const;
-export type NetworkResourceType = (typeof NETWORK_RESOURCE_TYPES)[number];
+] as const satisfies ReadonlyArray<Schemas['NetworkLogEntry']['type']>;
+export type NetworkResourceType = Schemas['NetworkLogEntry']['type'];
 
-export interface NetworkLogEntry {
-  url: string;
-  type: NetworkResourceType;
-  method: string;
-  /** null when no response arrived (failed, refused, cancelled). */
-  http_status: number | null;
-}
+export const DOM_POSITIONS = [
+  'main',
+  'navigation',
+  'header',
+  'footer',
+  'aside',
+  'other',
+] as const satisfies ReadonlyArray<Schemas['LinkItem']['dom_position']>;
+export type DomPosition = Schemas['LinkItem']['dom_position'];
 
-export interface ConsoleError {
-  message: string;
-  /** Script that raised it (the document URL for inline scripts); null when unknown. */
-  source_url: string | null;
-}
-
-export const DOM_POSITIONS = ['main', 'navigation', 'header', 'footer', 'aside', 'other'] as const;
-export type DomPosition = (typeof DOM_POSITIONS)[number];
-
-export interface PageLink {
-  /** Absolute, normalized, http(s) only. */
-  url: string;
-  /** Lowercase tokens separated by one space; "" when the link has no rel. */
-  rel: string;
-  dom_position: DomPosition;
-  /** Trimmed, whitespace collapsed. */
-  anchor_text: string;
-}
-
-export interface HealthSignal {
-  xhr_total_count: number;
-  xhr_error_count: number;
-  xhr_throttled_count: number;
-  xhr_denied_count: number;
-  has_console_error: boolean;
-  redirect_target_hash: string;
-}
-
-export type PageFetchStatus = 'done' | 'empty';
-
-export interface RenderedPage {
-  url: string;
-  url_hash: string;
-  final_url: string;
-  http_status: number;
-  fetch_status: PageFetchStatus;
-  is_rendered: boolean;
-  rendered_html: string | null;
-  response_body: string | null;
-  content_type: string | null;
-  content_hash: string;
-  title: string | null;
-  lang: string | null;
-  etag: string | null;
-  last_modified_at: string | null;
-  fetched_at: string;
-  render_duration_ms: number;
-  network_log: NetworkLogEntry[];
-  console_errors: ConsoleError[];
-  link_list: PageLink[];
-  health_signal: HealthSignal;
-}
-
-export interface PageStatistics {
-  render_duration_ms: number;
-  html_byte_count: number;
-  text_character_count: number;
-  link_count: number;
-}
+// The shapes come from the generated contract types, never restated by hand: a renamed field in
+// openapi/ then fails the build here instead of drifting.
+export type NetworkLogEntry = Schemas['NetworkLogEntry'];
+export type ConsoleError = Schemas['ConsoleError'];
+export type PageLink = Schemas['LinkItem'];
+export type HealthSignal = Schemas['HealthSignal'];
+export type PageFetchStatus = Schemas['WebPageObject']['fetch_status'];
+export type RenderedPage = Omit<Schemas['WebPageObject'], 'object_id'>;
+/** The report's statistics (scheduler contract), computed next to the page. */
+export type PageStatistics = SchedulerSchemas['ReportStatistics'];
