@@ -19,6 +19,26 @@ export function crashRowValue(index: number): Buffer {
   return Buffer.from(`value-${index}`);
 }
 
+/**
+ * The parent's end of stdout is a non-blocking pipe: when the parent reads slower than 32 writers
+ * acknowledge, writeSync fails with EAGAIN instead of blocking. Wait for room and write the rest,
+ * so no acknowledgement is lost or cut (a lost line would only weaken the test, never fail it, but
+ * the thrown EAGAIN ended the writer before the kill).
+ */
+function writeAcknowledgement(line: string): void {
+  let remaining = Buffer.from(line);
+  while (remaining.length > 0) {
+    try {
+      remaining = remaining.subarray(writeSync(1, remaining));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      Atomics.wait(PAUSE, 0, 0, 1); // 1 ms: the parent drains the pipe meanwhile
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 async function main(directory: string): Promise<void> {
   const backend = await LmdbBackend.open(directory);
   const deadline = Date.now() + DEADLINE_MS;
@@ -32,7 +52,7 @@ async function main(directory: string): Promise<void> {
         await backend.compareAndSwap(crashRowKey(index), undefined, crashRowValue(index));
       }
       // Synchronous write: once it returns, the line is in the pipe even if we die next.
-      writeSync(1, `ack ${index}\n`);
+      writeAcknowledgement(`ack ${index}\n`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT_WRITERS }, writer));
