@@ -136,7 +136,11 @@ export class ClaimBook {
    * answer says so. The claim row is written before its domains are marked: after a crash in
    * between, the unmarked domains simply stay offered.
    */
-  async take(consumerId: string, domainCount: number, requestedTtlSeconds: number): Promise<TakenClaim> {
+  async take(
+    consumerId: string,
+    domainCount: number,
+    requestedTtlSeconds: number,
+  ): Promise<TakenClaim> {
     const { tables, clock, metrics, logger } = this.dependencies;
     const ttl = effectiveClaimTtl(requestedTtlSeconds);
     const nowMs = clock.nowMs();
@@ -154,14 +158,12 @@ export class ClaimBook {
       claim_state: 'active',
       ended_at: null,
     });
-    const domainRowList = offered.map(
-      (row): DomainClaimDocument => ({
-        ...row,
-        claim_id: claim.claim_id,
-        consumer_id: consumerId,
-        claim_expires_at: expiresAt,
-      }),
-    );
+    const domainRowList = offered.map((row): DomainClaimDocument => ({
+      ...row,
+      claim_id: claim.claim_id,
+      consumer_id: consumerId,
+      claim_expires_at: expiresAt,
+    }));
     await tables.domainClaims.putMany(
       domainRowList.map((row) => ({ primaryKey: row.domain, value: row })),
     );
@@ -243,7 +245,11 @@ export class ClaimBook {
 
   async #end(claim: ClaimDocument, state: Exclude<ClaimState, 'active'>): Promise<ClaimDocument> {
     const { tables, clock, metrics, logger, endedClaimRetentionSeconds } = this.dependencies;
-    const ended: ClaimDocument = { ...claim, claim_state: state, ended_at: timeTextOf(clock.nowMs()) };
+    const ended: ClaimDocument = {
+      ...claim,
+      claim_state: state,
+      ended_at: timeTextOf(clock.nowMs()),
+    };
     // The claim's state first: it is what hints are judged by.
     await tables.claims.put(claim.claim_id, ended, { ttlSeconds: endedClaimRetentionSeconds });
     await this.#releaseDomains(ended);
@@ -282,9 +288,16 @@ export class ClaimBook {
   async #createClaim(claim: ClaimDocument): Promise<ClaimDocument> {
     const { tables } = this.dependencies;
     for (let attempt = 1; attempt <= CLAIM_ID_ATTEMPTS; attempt += 1) {
-      const candidate: ClaimDocument = { ...claim, claim_id: `c-${randomBytes(4).toString('hex')}` };
+      const candidate: ClaimDocument = {
+        ...claim,
+        claim_id: `c-${randomBytes(4).toString('hex')}`,
+      };
       // The uniqueness backstop: a claim_id is never reused, even across restarts.
-      const { isSwapped } = await tables.claims.compareAndSwap(candidate.claim_id, undefined, candidate);
+      const { isSwapped } = await tables.claims.compareAndSwap(
+        candidate.claim_id,
+        undefined,
+        candidate,
+      );
       if (isSwapped) return candidate;
     }
     throw new Error(`no free claim_id after ${CLAIM_ID_ATTEMPTS} tries`);

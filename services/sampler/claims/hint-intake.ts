@@ -74,8 +74,14 @@ export class HintIntake {
     if (claim.consumer_id !== consumerId) throw new ClaimConsumerMismatchError(claimId);
 
     const domains = hintList.map(domainOf);
-    const known = await tables.hintResults.getMany(domains.map((domain) => primaryKey(claimId, domain)));
-    const answer: VerdictHintsResponse = { accepted_count: 0, rejected_count: 0, duplicate_count: 0 };
+    const known = await tables.hintResults.getMany(
+      domains.map((domain) => primaryKey(claimId, domain)),
+    );
+    const answer: VerdictHintsResponse = {
+      accepted_count: 0,
+      rejected_count: 0,
+      duplicate_count: 0,
+    };
     const seenInBatch = new Set<string>();
     for (const [index, hint] of hintList.entries()) {
       const domain = domains[index];
@@ -204,6 +210,9 @@ export class HintIntake {
         }
       }
     }
-    await tables.hintResults.put(primaryKey(result.claim_id, domain), { ...result, is_applied: true });
+    await tables.hintResults.put(primaryKey(result.claim_id, domain), {
+      ...result,
+      is_applied: true,
+    });
   }
 }

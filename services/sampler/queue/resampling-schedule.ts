@@ -38,6 +38,9 @@ export function dueAfterErrorMs(
   nowMs: number,
 ): number {
   const exponent = Math.min(Math.max(attemptCount, 1) - 1, 30);
-  const seconds = Math.min(policy.samplingRetrySeconds * 2 ** exponent, policy.maxSamplingRetrySeconds);
+  const seconds = Math.min(
+    policy.samplingRetrySeconds * 2 ** exponent,
+    policy.maxSamplingRetrySeconds,
+  );
   return nowMs + seconds * SECOND_MS;
 }

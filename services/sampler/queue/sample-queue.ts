@@ -7,7 +7,10 @@ const SCAN_PAGE = 500;
 
 /** What changes when a task is put back in the queue. */
 export type SampleTaskChange = Partial<
-  Pick<SampleTaskDocument, 'attempt_count' | 'undecided_sample_count' | 'sampled_at' | 'seen_url_list'>
+  Pick<
+    SampleTaskDocument,
+    'attempt_count' | 'undecided_sample_count' | 'sampled_at' | 'seen_url_list'
+  >
 >;
 
 /**
@@ -44,6 +47,11 @@ export class SampleQueue {
 
   get(domain: string): Promise<SampleTaskDocument | undefined> {
     return this.tables.sampleTasks.get(domain);
+  }
+
+  async getMany(domains: string[]): Promise<SampleTaskDocument[]> {
+    const tasks = await this.tables.sampleTasks.getMany(domains);
+    return tasks.filter((task): task is SampleTaskDocument => task !== undefined);
   }
 
   /** Queues a newly seen domain, due now; false when the sampler already knows it. */
@@ -112,8 +120,9 @@ export class SampleQueue {
       page.rows.map((row) => row.primaryKey.parts[1]),
     );
     return tasks
-      .filter((task, index): task is SampleTaskDocument =>
-        task !== undefined && task.due_at === page.rows[index].primaryKey.parts[0],
+      .filter(
+        (task, index): task is SampleTaskDocument =>
+          task !== undefined && task.due_at === page.rows[index].primaryKey.parts[0],
       )
       .slice(0, limit);
   }

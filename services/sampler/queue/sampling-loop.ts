@@ -100,7 +100,10 @@ export class SamplingLoop {
     }
     this.#isPulling = true;
     try {
-      const candidates = await listCandidates(settings.candidatePageSize, this.#stopController.signal);
+      const candidates = await listCandidates(
+        settings.candidatePageSize,
+        this.#stopController.signal,
+      );
       let queuedCount = 0;
       for (const candidate of candidates) {
         const result = await lock.run(async () => {
@@ -115,7 +118,7 @@ export class SamplingLoop {
         }
       }
       if (queuedCount > 0) {
-        logger.info({ queued_count: queuedCount }, 'new domain candidates queued for sampling');
+        logger.info({ new_domain_count: queuedCount }, 'new domain candidates queued for sampling');
         void this.tick();
       }
     } catch (error) {
@@ -265,9 +268,8 @@ export class SamplingLoop {
       dueAfterErrorMs(resampling, attemptCount, clock.nowMs()),
       { attempt_count: attemptCount },
     );
-    logger.warn(
-      { err: error, domain, attempt_count: attemptCount, due_at: next.due_at },
-      'sampling failed without a verdict; retried later',
-    );
+    logger
+      .child({ domain, attempt_count: attemptCount, due_at: next.due_at })
+      .warn({ err: error }, 'sampling failed without a verdict; retried later');
   }
 }

@@ -115,7 +115,10 @@ export class RuleBook {
     const { tables, clock } = this.dependencies;
     const rule = await tables.rules.get(domain);
     if (rule === undefined || (await tables.ruleOutbox.get(domain)) !== undefined) return false;
-    await tables.ruleOutbox.put(domain, { domain_rule: rule, queued_at: timeTextOf(clock.nowMs()) });
+    await tables.ruleOutbox.put(domain, {
+      domain_rule: rule,
+      queued_at: timeTextOf(clock.nowMs()),
+    });
     this.dependencies.onQueued();
     return true;
   }
@@ -156,7 +159,10 @@ export class RuleBook {
       for (const { value } of page.rows) {
         const queued = value.domain_rule;
         const stored = await tables.rules.get(queued.domain);
-        if (stored === undefined || msOfTimeText(stored.verified_at) < msOfTimeText(queued.verified_at)) {
+        if (
+          stored === undefined ||
+          msOfTimeText(stored.verified_at) < msOfTimeText(queued.verified_at)
+        ) {
           await tables.rules.put(queued.domain, queued);
           logger.warn({ domain: queued.domain }, 'rule restored from the outbox after a crash');
         }

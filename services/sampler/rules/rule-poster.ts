@@ -122,7 +122,7 @@ export class RulePoster {
       metrics.rulePostCount.inc({ result: 'acknowledged' }, rows.length);
       logger.info(
         {
-          rule_count: rows.length,
+          batch_rule_count: rows.length,
           accepted_count: answer.accepted_count,
           duplicate_count: answer.duplicate_count,
           outdated_count: answer.outdated_count,
@@ -132,12 +132,13 @@ export class RulePoster {
       return true;
     } catch (error) {
       if (signal.aborted) return false;
-      const isPermanent = error instanceof ContractHttpError && PERMANENT_REFUSALS.has(error.errorCode);
+      const isPermanent =
+        error instanceof ContractHttpError && PERMANENT_REFUSALS.has(error.errorCode);
       if (!isPermanent) {
         metrics.rulePostCount.inc({ result: 'retry' }, rows.length);
         const log = error instanceof ContractHttpError && error.status < 500 ? 'error' : 'warn';
         logger[log](
-          { err: error, rule_count: rows.length },
+          { err: error, batch_rule_count: rows.length },
           'POST /v1/rules failed; the rules stay in the outbox and are sent again',
         );
         return false;
@@ -150,10 +151,9 @@ export class RulePoster {
         return isFirstDone && isSecondDone;
       }
       const rule = rows[0].domain_rule;
-      logger.error(
-        { err: error, domain: rule.domain, verified_at: rule.verified_at },
-        'the scheduler refuses this rule for good; dropped from the outbox (dead letter)',
-      );
+      logger
+        .child({ domain: rule.domain, verified_at: rule.verified_at })
+        .error({ err: error }, 'the scheduler refuses this rule for good; dropped (dead letter)');
       metrics.rulePostCount.inc({ result: 'dead_letter' });
       await this.#clear(rows);
       return true;
@@ -166,7 +166,9 @@ export class RulePoster {
     await lock.run(async () => {
       const current = await tables.ruleOutbox.getMany(rows.map((row) => row.domain_rule.domain));
       const settled = rows
-        .filter((row, index) => current[index]?.domain_rule.verified_at === row.domain_rule.verified_at)
+        .filter(
+          (row, index) => current[index]?.domain_rule.verified_at === row.domain_rule.verified_at,
+        )
         .map((row) => row.domain_rule.domain);
       await tables.ruleOutbox.deleteMany(settled);
     });
