@@ -57,7 +57,7 @@ export class SamplingLoop {
   readonly #running = new Set<Promise<void>>();
   readonly #stopController = new AbortController();
   #timers: NodeJS.Timeout[] = [];
-  #isTicking = false;
+  #tickPromise: Promise<void> | undefined;
   #isTickWanted = false;
   #isPulling = false;
 
@@ -89,7 +89,15 @@ export class SamplingLoop {
     this.#timers = [];
     this.#stopController.abort();
     for (const controller of this.#inProgress.values()) controller.abort();
-    await Promise.allSettled([...this.#running]);
+    await this.settle();
+  }
+
+  /** Resolves once no sampling is in flight (tests, and the operator's "nothing running"). */
+  async settle(): Promise<void> {
+    while (this.#tickPromise !== undefined || this.#running.size > 0) {
+      await this.#tickPromise;
+      await Promise.allSettled([...this.#running]);
+    }
   }
 
   /** One call of GET /v1/domain-candidates; new domains are queued, due now. */
@@ -130,23 +138,25 @@ export class SamplingLoop {
     }
   }
 
-  /** Starts due samplings up to the concurrency. */
-  async tick(): Promise<void> {
-    if (this.#isTicking) {
+  /** Starts due samplings up to the concurrency (a call during a tick asks for one more pass). */
+  tick(): Promise<void> {
+    if (this.#tickPromise !== undefined) {
       this.#isTickWanted = true;
-      return;
+      return this.#tickPromise;
     }
-    this.#isTicking = true;
-    try {
-      do {
-        this.#isTickWanted = false;
-        await this.#startDue();
-      } while (this.#isTickWanted && !this.#stopController.signal.aborted);
-    } catch (error) {
-      this.dependencies.logger.error({ err: error }, 'sampling queue tick failed');
-    } finally {
-      this.#isTicking = false;
-    }
+    this.#tickPromise = (async () => {
+      try {
+        do {
+          this.#isTickWanted = false;
+          await this.#startDue();
+        } while (this.#isTickWanted && !this.#stopController.signal.aborted);
+      } catch (error) {
+        this.dependencies.logger.error({ err: error }, 'sampling queue tick failed');
+      } finally {
+        this.#tickPromise = undefined;
+      }
+    })();
+    return this.#tickPromise;
   }
 
   async #startDue(): Promise<void> {
