@@ -32,11 +32,11 @@ async function main(): Promise<void> {
   const [action, consumerId] = program.args;
   const options = program.opts<{ samplerUrl: string; token?: string; dataDir: string }>();
   if (!isAction(action)) {
-    program.error(`unknown action "${action}": use issue, list or revoke`);
+    return program.error(`unknown action "${action}": use issue, list or revoke`);
   }
   const samplerToken = options.token ?? tokenOfLocalRun(options.dataDir);
   if (samplerToken === undefined) {
-    program.error('no sampler token: pass --token or set SAMPLER_TOKEN');
+    return program.error('no sampler token: pass --token or set SAMPLER_TOKEN');
   }
   const outcome = await runConsumerTokenCommand(
     { action, consumerId },
