@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DownloaderClient } from '../../generated/downloader';
 import { SchedulerClient } from '../../generated/scheduler';
 import { createSamplerRouter } from '../../generated/sampler';
 import openApiDocument from '../../generated/sampler/openapi.json';
@@ -18,6 +19,7 @@ import { systemClock, type Clock } from './sampler-clock';
 import { SamplerCore } from './sampler-core';
 import { SAMPLER_SETTINGS, type SamplerSettingValues } from './sampler-settings';
 import type { DomainSampler } from './sampling/domain-sampler';
+import { SamplingProcedure } from './sampling/sampling-procedure';
 
 /** What tests may replace; production uses the defaults. */
 export interface SamplerDependencies {
@@ -111,6 +113,15 @@ function schedulerEdgesOf(settings: SamplerSettingValues): {
 }
 
 /** The real sampling procedure, through the downloader's POST /v1/render; none without a token. */
-function defaultDomainSampler(_settings: SamplerSettingValues): DomainSampler | undefined {
-  return undefined;
+function defaultDomainSampler(settings: SamplerSettingValues): DomainSampler | undefined {
+  if (settings.downloaderToken === undefined) return undefined;
+  const downloader = new DownloaderClient({
+    baseUrl: settings.downloaderUrl,
+    token: settings.downloaderToken,
+    // The procedure paces, honours 429s and decides what a failure means; the client tries once.
+    maximumAttemptCount: 1,
+    userAgent: 'render-crawler-sampler',
+  });
+  // No policy file: the procedure's own calibrated defaults.
+  return new SamplingProcedure({ downloader, policy: settings.samplingPolicy });
 }

@@ -5,7 +5,13 @@ import {
   type SettingParser,
   type SettingValues,
 } from '../common/config/settings';
+import { readFileSync } from 'node:fs';
 import type { ResamplingPolicy } from './queue/resampling-schedule';
+import {
+  samplingPolicyWith,
+  type SamplingPolicy,
+  type SamplingPolicyOverrides,
+} from './sampling/sampling-policy';
 import type { SamplingLoopSettings } from './queue/sampling-loop';
 
 /*
@@ -26,6 +32,23 @@ const backoffDays: SettingParser<number[]> = (text, name) => {
     );
   }
   return days;
+};
+
+/** A JSON file of SamplingPolicyOverrides (thresholds, language table, budgets) over the defaults. */
+const samplingPolicyFile: SettingParser<SamplingPolicy> = (text, name) => {
+  let overrides: SamplingPolicyOverrides;
+  try {
+    overrides = JSON.parse(readFileSync(text, 'utf8')) as SamplingPolicyOverrides;
+  } catch (error) {
+    throw new SettingError(
+      `${name}: cannot read ${text} as JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  try {
+    return samplingPolicyWith(overrides);
+  } catch (error) {
+    throw new SettingError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 };
 
 export const SAMPLER_SETTINGS = {
@@ -54,6 +77,12 @@ export const SAMPLER_SETTINGS = {
     'DOWNLOADER_TOKEN',
     "the downloader's bearer token; without it nothing is sampled",
     parseAs.text,
+  ),
+  samplingPolicy: setting(
+    '--sampling-policy-file <path>',
+    'SAMPLER_SAMPLING_POLICY_FILE',
+    'JSON overrides of the sampling policy: verdict thresholds, language table (default intervals), budgets; default: the calibrated policy',
+    samplingPolicyFile,
   ),
   samplingConcurrency: setting(
     '--sampling-concurrency <count>',

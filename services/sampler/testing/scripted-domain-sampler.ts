@@ -79,6 +79,8 @@ export class ScriptedDomainSampler implements DomainSampler {
       plainFetchCount: 3,
       sampledUrlList: [`http://${request.domain}/`],
       evidenceList: ['scripted'],
+      rateLimitedCount: 0,
+      pageList: [],
     };
   }
 }
