@@ -103,7 +103,10 @@ function quantiles(values: number[]): string {
   return `min ${sorted[0].toFixed(2)}  median ${at(0.5).toFixed(2)}  max ${sorted[sorted.length - 1].toFixed(2)}  (n=${values.length})`;
 }
 
-/** Per labelled class, the page measures behind the verdicts: where the thresholds have room. */
+/**
+ * Per labelled class, the measures of its pages judged csr, partial or ssr (thin and blocked
+ * pages have none worth showing): where the thresholds have room.
+ */
 export function formatMargins(results: readonly CalibrationResult[]): string {
   const lines: string[] = [];
   const classes = ['csr', 'partial', 'ssr'];
@@ -111,7 +114,9 @@ export function formatMargins(results: readonly CalibrationResult[]): string {
     const pages = results
       .filter((result) => result.testCase.expected === expected)
       .flatMap((result) => result.outcome?.pageList ?? [])
-      .filter((page) => page.renderOnlyShare !== null);
+      .filter(
+        (page) => page.renderOnlyShare !== null && ['csr', 'partial', 'ssr'].includes(page.result),
+      );
     lines.push(
       `  ${expected.padEnd(8)} render-only share: ${quantiles(pages.map((page) => page.renderOnlyShare as number))}`,
     );

@@ -11,7 +11,7 @@ import {
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
+import { extname, join, normalize } from 'node:path';
 import { promisify } from 'node:util';
 import { h } from 'preact';
 import { renderToString as renderPreact } from 'preact-render-to-string';

@@ -42,6 +42,8 @@ export interface PageAnalysis {
   readonly executableScriptCount: number;
   /** Selectors of framework mount points that hold no visible text (`#root`, `#app`, …). */
   readonly emptyMountPointList: readonly string[];
+  /** Selectors of framework mount points without any child element (nothing mounted yet). */
+  readonly childlessMountPointList: readonly string[];
   /** Kinds of data payloads for client-side hydration found in scripts (`__NEXT_DATA__`, …). */
   readonly hydrationPayloadList: readonly string[];
   /** Tokens of the strings inside those payloads. */
@@ -187,6 +189,7 @@ export function analysePage(html: string): PageAnalysis {
   const bodyTagCounts = new Map<string, number>();
   const hydrationPayloads = new Set<string>();
   const emptyMountPoints: string[] = [];
+  const childlessMountPoints: string[] = [];
   let formFreeContentTokenCount = 0;
   let visibleText = '';
   let hasPasswordField = false;
@@ -253,19 +256,17 @@ export function analysePage(html: string): PageAnalysis {
   const root: WalkState = { isChrome: false, isScoped: false, isInForm: false, isInBody: false };
   for (const child of document.children) if (isTag(child)) walk(child, root);
 
-  const mountPointHasText = (element: Element) => textContent(element).trim() !== '';
-  for (const id of MOUNT_POINT_IDS) {
-    const element = findById(document, id);
-    if (element !== undefined && !mountPointHasText(element)) emptyMountPoints.push(`#${id}`);
-  }
+  const noteMountPoint = (element: Element | undefined, selector: string): void => {
+    if (element === undefined) return;
+    if (textContent(element).trim() === '') emptyMountPoints.push(selector);
+    if (!element.children.some(isTag)) childlessMountPoints.push(selector);
+  };
+  for (const id of MOUNT_POINT_IDS) noteMountPoint(findById(document, id), `#${id}`);
   for (const tag of MOUNT_POINT_TAGS) {
-    const element = getElementsByTagName(tag, document.children, true, 1)[0];
-    if (element !== undefined && !mountPointHasText(element)) emptyMountPoints.push(tag);
+    noteMountPoint(getElementsByTagName(tag, document.children, true, 1)[0], tag);
   }
-  for (const name of MOUNT_POINT_ATTRIBUTES) {
-    const element = findByAttribute(document, name);
-    if (element !== undefined && !mountPointHasText(element)) emptyMountPoints.push(`[${name}]`);
-  }
+  for (const name of MOUNT_POINT_ATTRIBUTES)
+    noteMountPoint(findByAttribute(document, name), `[${name}]`);
 
   const htmlElement = getElementsByTagName('html', document.children, true, 1)[0];
   const titleElement = getElementsByTagName('title', document.children, true, 1)[0];
@@ -283,6 +284,7 @@ export function analysePage(html: string): PageAnalysis {
     hasPasswordField,
     executableScriptCount,
     emptyMountPointList: emptyMountPoints,
+    childlessMountPointList: childlessMountPoints,
     hydrationPayloadList: [...hydrationPayloads],
     hydrationTokens,
     hasNoscriptJavaScriptNotice,

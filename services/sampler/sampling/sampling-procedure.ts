@@ -357,7 +357,7 @@ class DomainSampling {
     if (response.kind !== 'page') {
       this.hasDelayedContentGivenUp = true;
       this.evidence.push(
-        `no content appeared on ${pathOf(url)} within ${this.policy.delayedContentWaitMs} ms`,
+        `no content appeared on ${pathOf(url)} within ${this.policy.delayedContentWaitMs} ms (${describeFailure(response)})`,
       );
       return null;
     }

@@ -234,12 +234,19 @@ const CONTENT_TAGS = [
 ];
 
 /**
- * For a page that rendered without content but runs scripts: a selector matching any content
- * element the rendered page does not have yet, so a second render waits until content appears
- * (content built after a timer, not after a request the network-quiet wait would see). Null when
- * the page already has every kind (nothing to wait for).
+ * For a page that rendered without content but runs scripts: a selector that matches once content
+ * arrives — any content element the rendered page does not have yet, or a first child inside a
+ * framework mount point that is still childless — so a second render waits until content
+ * appears (content built after a timer, which the downloader's network-quiet wait cannot see).
+ * Null when there is nothing to wait for.
  */
 export function delayedContentSelector(rendered: PageAnalysis): string | null {
   const missing = CONTENT_TAGS.filter((tag) => (rendered.bodyTagCounts.get(tag) ?? 0) === 0);
-  return missing.length === 0 ? null : `body :is(${missing.join(', ')})`;
+  // A plain selector list, no :is(): the downloader's wait (puppeteer) was measured never to
+  // resolve an :is() selector on a page rendering in the background, while plain lists resolve.
+  const alternatives = [
+    ...missing,
+    ...rendered.childlessMountPointList.map((mountPoint) => `${mountPoint} > *`),
+  ];
+  return alternatives.length === 0 ? null : alternatives.join(', ');
 }
