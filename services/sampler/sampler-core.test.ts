@@ -175,6 +175,25 @@ describe('claims', () => {
     expect(sampler.callsFor('a.example')).toBe(2);
   });
 
+  it('restores the deferred due time when a claim ends early, so the domain is sampled again', async () => {
+    const claim = await fixture.core.claimDomains('crawler-1', {
+      domain_count: 1,
+      claim_ttl_seconds: 5 * 86_400,
+    });
+    fixture.clock.advanceDays(2);
+    await sampleNow([]);
+    expect(sampler.callsFor('a.example')).toBe(1);
+    expect((await task('a.example')).due_at).toBe('2026-08-20T07:00:00Z');
+    const answer = await fixture.core.submitVerdictHints('crawler-1', {
+      claim_id: claim.claim_id,
+      hint_list: [hint('a.example', 'unknown', 0.4, 'consumer_capability_exceeded')],
+    });
+    expect(answer).toEqual({ accepted_count: 1, rejected_count: 0, duplicate_count: 0 });
+    expect((await task('a.example')).due_at).toBe('2026-08-16T07:00:00Z');
+    await sampleNow([]);
+    expect(sampler.callsFor('a.example')).toBe(2);
+  });
+
   it('never lets a claim take a domain being sampled', async () => {
     fixture.clock.advanceDays(1);
     const release = sampler.hold('a.example');

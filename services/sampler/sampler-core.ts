@@ -227,7 +227,11 @@ export class SamplerCore {
   /** Revokes the token (refused from the next request on) and releases the consumer's claims. */
   async revokeConsumerToken(consumerId: string): Promise<ConsumerTokenDocument> {
     const row = await this.consumerTokens.revoke(consumerId);
-    await this.lock.run(() => this.claims.revokeConsumer(consumerId));
+    await this.lock.run(async () => {
+      for (const domain of await this.claims.revokeConsumer(consumerId)) {
+        await this.queue.restoreDeferred(domain);
+      }
+    });
     return row;
   }
 

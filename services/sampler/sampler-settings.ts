@@ -22,10 +22,13 @@ import type { SamplingLoopSettings } from './queue/sampling-loop';
 
 const DAY_SECONDS = 86_400;
 
-/** `30,90,180`: whole days, each step at least as long as the one before. */
+/**
+ * `30,90,180`: days, each step at least as long as the one before. Fractions are allowed (down to
+ * about 9 s) so that a demo or a test can watch a re-sampling happen.
+ */
 const backoffDays: SettingParser<number[]> = (text, name) => {
   const steps = text.split(',').map((step) => step.trim());
-  const days = steps.map((step) => parseAs.wholeNumber(1, 3650)(step, name));
+  const days = steps.map((step) => parseAs.number(0.0001, 3650)(step, name));
   if (days.length === 0 || days.some((day, index) => index > 0 && day < days[index - 1])) {
     throw new SettingError(
       `${name} must be a comma-separated list of growing day counts, got "${text}"`,

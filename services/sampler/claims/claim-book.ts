@@ -223,14 +223,20 @@ export class ClaimBook {
     return expired.length;
   }
 
-  /** The consumer was revoked: its live claims end now and their domains return. */
-  async revokeConsumer(consumerId: string): Promise<number> {
+  /** The consumer was revoked: its live claims end now; answers the domains that returned. */
+  async revokeConsumer(consumerId: string): Promise<string[]> {
     const nowMs = this.dependencies.clock.nowMs();
     const live = (await this.#allClaims()).filter(
       (claim) => claim.consumer_id === consumerId && claimStateAt(claim, nowMs) === 'active',
     );
-    for (const claim of live) await this.#end(claim, 'revoked');
-    return live.length;
+    const returned: string[] = [];
+    for (const claim of live) {
+      await this.#end(claim, 'revoked');
+      returned.push(
+        ...claim.domain_list.filter((domain) => !claim.reported_domain_list.includes(domain)),
+      );
+    }
+    return returned;
   }
 
   /** Every claim still kept (live, and ended ones within the retention), newest first. */

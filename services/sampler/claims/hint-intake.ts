@@ -172,7 +172,11 @@ export class HintIntake {
   async #apply(result: VerdictHintResultDocument): Promise<void> {
     const { tables, claims, rules, queue, resampling, clock } = this.dependencies;
     const { domain, hint_decision: decision } = result;
-    if (decision !== 'rejected_not_claimed') await claims.handBack(result.claim_id, domain);
+    if (decision !== 'rejected_not_claimed') {
+      await claims.handBack(result.claim_id, domain);
+      // Back to the backoff schedule as it stood: due now if it fell due while held.
+      await queue.restoreDeferred(domain);
+    }
     if (decision === 'rule_written') {
       const exported = await claims.getDomain(domain);
       const current = await rules.get(domain);
@@ -206,6 +210,7 @@ export class HintIntake {
           await queue.reschedule(task, dueAfterVerdictMs(resampling, result.verdict, 0, nowMs), {
             undecided_sample_count: 0,
             attempt_count: 0,
+            deferred_due_at: null,
           });
         }
       }

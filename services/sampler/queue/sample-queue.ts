@@ -9,7 +9,7 @@ const SCAN_PAGE = 500;
 export type SampleTaskChange = Partial<
   Pick<
     SampleTaskDocument,
-    'attempt_count' | 'undecided_sample_count' | 'sampled_at' | 'seen_url_list'
+    'attempt_count' | 'undecided_sample_count' | 'sampled_at' | 'seen_url_list' | 'deferred_due_at'
   >
 >;
 
@@ -66,6 +66,7 @@ export class SampleQueue {
       seen_url_list: [...seenUrlList],
       first_queued_at: now,
       sampled_at: null,
+      deferred_due_at: null,
     };
     await this.tables.sampleDueIndex.put(primaryKey(task.due_at, domain), {});
     const { isSwapped } = await this.tables.sampleTasks.compareAndSwap(domain, undefined, task);
@@ -88,6 +89,16 @@ export class SampleQueue {
       await this.tables.sampleDueIndex.delete(primaryKey(task.due_at, task.domain));
     }
     return next;
+  }
+
+  /**
+   * A claim ended before its expiry: the due time it deferred applies again (usually "now": the
+   * domain fell due while it was held).
+   */
+  async restoreDeferred(domain: string): Promise<void> {
+    const task = await this.tables.sampleTasks.get(domain);
+    if (task?.deferred_due_at == null) return;
+    await this.reschedule(task, msOfTimeText(task.deferred_due_at), { deferred_due_at: null });
   }
 
   /**

@@ -169,8 +169,11 @@ export class SamplingLoop {
       for (const task of due) {
         const held = await claims.isClaimed(task.domain);
         if (held?.claim_expires_at) {
-          // One exit at a time: the consumer holds it. Look again when the claim lapses.
-          await queue.reschedule(task, msOfTimeText(held.claim_expires_at));
+          // One exit at a time: the consumer holds it. Look again when the claim lapses (or when
+          // it ends early: then the deferred due time applies again).
+          await queue.reschedule(task, msOfTimeText(held.claim_expires_at), {
+            deferred_due_at: task.deferred_due_at ?? task.due_at,
+          });
           metrics.claimedSkipCount.inc();
           continue;
         }
@@ -264,6 +267,7 @@ export class SamplingLoop {
         attempt_count: 0,
         undecided_sample_count: undecidedSampleCount,
         sampled_at: timeTextOf(nowMs),
+        deferred_due_at: null,
       },
     );
   }
@@ -276,7 +280,7 @@ export class SamplingLoop {
     const next = await queue.reschedule(
       task,
       dueAfterErrorMs(resampling, attemptCount, clock.nowMs()),
-      { attempt_count: attemptCount },
+      { attempt_count: attemptCount, deferred_due_at: null },
     );
     logger
       .child({ domain, attempt_count: attemptCount, due_at: next.due_at })

@@ -44,6 +44,11 @@ export interface SampleTaskDocument {
   first_queued_at: string;
   /** The last sampling that reached a verdict; null before the first. */
   sampled_at: string | null;
+  /**
+   * The due time a claim pushed back to its expiry (the domain fell due while held); restored when
+   * the claim ends early (a hint, a revocation). Null otherwise.
+   */
+  deferred_due_at: string | null;
 }
 
 /** `sampler:sample_due_index:{due_at}/{domain}` — a pointer; the task's due_at is the truth. */
