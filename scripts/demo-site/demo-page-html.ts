@@ -77,22 +77,30 @@ export function renderDemoPage(
   return pageDocument(page.title, body);
 }
 
+/** Links as the content JSON carries them: resolved for the serving host. */
+function contentLinksOf(
+  links: readonly DemoLink[],
+  hostIndex: number,
+  baseUrls: readonly string[],
+): Array<{ href: string; text: string; rel: string }> {
+  return links.map((link) => ({
+    href: link.hostOffset ? resolveDemoLink(link, hostIndex, baseUrls) : link.path,
+    text: link.text,
+    rel: link.rel ?? '',
+  }));
+}
+
 /** JSON /api/page returns on a client-rendered host: a static page's article, links resolved. */
 export function articleContent(
   page: DemoPage,
   hostIndex: number,
   baseUrls: readonly string[],
 ): unknown {
+  const mainLinks = page.links.filter((link) => link.region === 'main');
   return {
     heading: page.title,
     text: page.text,
-    links: page.links
-      .filter((link) => link.region === 'main')
-      .map((link) => ({
-        href: link.hostOffset ? resolveDemoLink(link, hostIndex, baseUrls) : link.path,
-        text: link.text,
-        rel: link.rel ?? '',
-      })),
+    links: contentLinksOf(mainLinks, hostIndex, baseUrls),
   };
 }
 
@@ -105,10 +113,6 @@ export function csrContent(
   return {
     heading: page.title,
     text: page.text,
-    links: (page.xhrLinks ?? []).map((link) => ({
-      href: link.hostOffset ? resolveDemoLink(link, hostIndex, baseUrls) : link.path,
-      text: link.text,
-      rel: link.rel ?? '',
-    })),
+    links: contentLinksOf(page.xhrLinks ?? [], hostIndex, baseUrls),
   };
 }

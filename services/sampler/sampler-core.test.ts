@@ -7,6 +7,7 @@ import {
 import type { SampleTaskDocument } from './storage/sampler-documents';
 import { openTestCore, type TestCore } from './testing/sampler-core-fixture';
 import { ScriptedDomainSampler, type ScriptedOutcome } from './testing/scripted-domain-sampler';
+import { waitFor } from './testing/wait-for';
 
 type DomainRule = components['schemas']['DomainRule'];
 
@@ -86,7 +87,7 @@ describe('sampling outcomes', () => {
 
   it('posts every rule, unknown ones included, through the outbox', async () => {
     fixture.core.poster?.start();
-    await waitFor(() => posted.length === 5);
+    await waitFor('five rules at the scheduler', () => posted.length === 5);
     expect(posted.map((rule) => [rule.domain, rule.verdict]).sort()).toEqual([
       ['a.example', 'unknown'],
       ['b.example', 'unknown'],
@@ -97,7 +98,10 @@ describe('sampling outcomes', () => {
     expect(posted.find((rule) => rule.domain === 'a.example')?.undetermined_reason).toBe(
       'challenge_detected',
     );
-    await waitFor(async () => (await fixture.core.poster?.pendingCount()) === 0);
+    await waitFor(
+      'the outbox to empty',
+      async () => (await fixture.core.poster?.pendingCount()) === 0,
+    );
   });
 
   it('re-samples an undecided domain on the backoff schedule and a decided one after the period', async () => {
@@ -198,7 +202,7 @@ describe('claims', () => {
     fixture.clock.advanceDays(1);
     const release = sampler.hold('a.example');
     await fixture.core.loop.tick();
-    await waitFor(() => fixture.core.loop.isSampling('a.example'));
+    await waitFor('a.example to be in progress', () => fixture.core.loop.isSampling('a.example'));
     const claim = await fixture.core.claimDomains('crawler-1', {
       domain_count: 10,
       claim_ttl_seconds: 3600,
@@ -362,14 +366,3 @@ describe('verdict hints', () => {
     expect((await fixture.core.domainClaimsView(10)).summary.hint_count).toBe(0);
   });
 });
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -9,10 +9,10 @@ import type {
   UndeterminedReason,
 } from '../storage/sampler-documents';
 import type { SamplerTables } from '../storage/sampler-tables';
+import { readAllDocuments, walkTable } from '../storage/table-walk';
 import { effectiveClaimTtl, type EffectiveClaimTtl } from './claim-ttl';
 
 const SECOND_MS = 1000;
-const SCAN_PAGE = 1000;
 const CLAIM_ID_ATTEMPTS = 8;
 
 export interface ClaimBookDependencies {
@@ -68,7 +68,7 @@ export class ClaimBook {
 
   static async open(dependencies: ClaimBookDependencies): Promise<ClaimBook> {
     const book = new ClaimBook(dependencies);
-    await book.#forEachDomainRow(async () => {
+    await book.#forEachDomainRow(() => {
       book.#exportedDomainCount += 1;
       return true;
     });
@@ -124,7 +124,7 @@ export class ClaimBook {
   async offered(limit: number): Promise<DomainClaimDocument[]> {
     const nowMs = this.dependencies.clock.nowMs();
     const found: DomainClaimDocument[] = [];
-    await this.#forEachDomainRow(async (row) => {
+    await this.#forEachDomainRow((row) => {
       if (!isHeldAt(row, nowMs) && !this.dependencies.isSampling(row.domain)) found.push(row);
       return found.length < limit;
     });
@@ -309,23 +309,11 @@ export class ClaimBook {
     throw new Error(`no free claim_id after ${CLAIM_ID_ATTEMPTS} tries`);
   }
 
-  async #allClaims(): Promise<ClaimDocument[]> {
-    const claims: ClaimDocument[] = [];
-    let after = undefined;
-    do {
-      const page = await this.dependencies.tables.claims.scan({ limit: SCAN_PAGE, after });
-      claims.push(...page.rows.map((row) => row.value));
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
-    return claims;
+  #allClaims(): Promise<ClaimDocument[]> {
+    return readAllDocuments(this.dependencies.tables.claims);
   }
 
-  async #forEachDomainRow(visit: (row: DomainClaimDocument) => Promise<boolean>): Promise<void> {
-    let after = undefined;
-    do {
-      const page = await this.dependencies.tables.domainClaims.scan({ limit: SCAN_PAGE, after });
-      for (const row of page.rows) if (!(await visit(row.value))) return;
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
+  #forEachDomainRow(visit: (row: DomainClaimDocument) => boolean): Promise<void> {
+    return walkTable(this.dependencies.tables.domainClaims, (row) => visit(row.value));
   }
 }

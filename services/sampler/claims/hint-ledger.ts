@@ -2,10 +2,10 @@ import { primaryKey } from '../../common/storage/primary-key';
 import { msOfTimeText, type Clock } from '../sampler-clock';
 import type { VerdictHintResultDocument } from '../storage/sampler-documents';
 import type { SamplerTables } from '../storage/sampler-tables';
+import { walkTable } from '../storage/table-walk';
 
 /** Index rows live a week: the operator view reads 24 h and the most recent rows. */
 const INDEX_TTL_SECONDS = 7 * 86_400;
-const SCAN_PAGE = 1000;
 /** Larger than any Unix ms until the year 2286; 13 digits keep byte order numeric. */
 const ORDER_CEILING = 9_999_999_999_999;
 
@@ -51,16 +51,12 @@ export class HintLedger {
   async windowTotals(windowSeconds: number): Promise<HintWindowTotals> {
     const oldestMs = this.clock.nowMs() - windowSeconds * 1000;
     const totals: HintWindowTotals = { hintCount: 0, ruleWrittenCount: 0 };
-    let after = undefined;
-    for (;;) {
-      const page = await this.tables.hintIndex.scan({ limit: SCAN_PAGE, after });
-      for (const row of page.rows) {
-        if (msOfTimeText(row.value.received_at) <= oldestMs) return totals;
-        totals.hintCount += 1;
-        if (row.value.hint_decision === 'rule_written') totals.ruleWrittenCount += 1;
-      }
-      if (page.nextAfter === null) return totals;
-      after = page.nextAfter;
-    }
+    // Newest first: the walk stops at the first hint older than the window.
+    await walkTable(this.tables.hintIndex, ({ value }) => {
+      if (msOfTimeText(value.received_at) <= oldestMs) return false;
+      totals.hintCount += 1;
+      if (value.hint_decision === 'rule_written') totals.ruleWrittenCount += 1;
+    });
+    return totals;
   }
 }

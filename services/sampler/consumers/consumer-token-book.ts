@@ -5,6 +5,7 @@ import type { SamplerMetrics } from '../sampler-metrics';
 import { timeTextOf, type Clock } from '../sampler-clock';
 import type { ConsumerTokenDocument } from '../storage/sampler-documents';
 import type { SamplerTables } from '../storage/sampler-tables';
+import { readAllDocuments } from '../storage/table-walk';
 import { ConsumerAlreadyExistsError, ConsumerNotFoundError } from './consumer-errors';
 
 /**
@@ -14,7 +15,6 @@ import { ConsumerAlreadyExistsError, ConsumerNotFoundError } from './consumer-er
  */
 const TOKEN_PREFIX = 'ct.';
 const SECRET_BYTES = 32;
-const SCAN_PAGE = 1000;
 
 export interface ConsumerTokenBookDependencies {
   tables: SamplerTables;
@@ -83,15 +83,8 @@ export class ConsumerTokenBook {
     return row;
   }
 
-  async list(): Promise<ConsumerTokenDocument[]> {
-    const rows: ConsumerTokenDocument[] = [];
-    let after = undefined;
-    do {
-      const page = await this.dependencies.tables.consumerTokens.scan({ limit: SCAN_PAGE, after });
-      rows.push(...page.rows.map((row) => row.value));
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
-    return rows;
+  list(): Promise<ConsumerTokenDocument[]> {
+    return readAllDocuments(this.dependencies.tables.consumerTokens);
   }
 
   /** The consumer a presented token belongs to, or null (unknown, malformed or revoked). */

@@ -26,7 +26,8 @@ async function openPage(sampler: TestSampler): Promise<Page> {
   await page.waitForFunction(
     () => document.getElementById('status')?.textContent?.startsWith('Updated'),
     {
-      timeout: 10_000,
+      // Generous: the machine may be busy with other Chromium tests.
+      timeout: 30_000,
     },
   );
   return page;

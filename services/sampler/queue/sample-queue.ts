@@ -2,6 +2,7 @@ import { primaryKey } from '../../common/storage/primary-key';
 import { ceilingTimeTextOf, msOfTimeText, timeTextOf, type Clock } from '../sampler-clock';
 import type { SampleTaskDocument } from '../storage/sampler-documents';
 import type { SamplerTables } from '../storage/sampler-tables';
+import { walkTable } from '../storage/table-walk';
 
 const SCAN_PAGE = 500;
 
@@ -32,12 +33,9 @@ export class SampleQueue {
 
   static async open(tables: SamplerTables, clock: Clock): Promise<SampleQueue> {
     const queue = new SampleQueue(tables, clock);
-    let after = undefined;
-    do {
-      const page = await tables.sampleTasks.scan({ limit: 5000, after });
-      queue.#taskCount += page.rows.length;
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
+    await walkTable(tables.sampleTasks, () => {
+      queue.#taskCount += 1;
+    });
     return queue;
   }
 

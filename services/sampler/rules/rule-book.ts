@@ -9,9 +9,9 @@ import type {
   Verdict,
 } from '../storage/sampler-documents';
 import type { SamplerTables } from '../storage/sampler-tables';
+import { walkTable } from '../storage/table-walk';
 
 const SECOND_MS = 1000;
-const SCAN_PAGE = 1000;
 
 /** A decision about a domain, from the sampling procedure or a confirmed hint. */
 export interface RuleDecision {
@@ -141,33 +141,22 @@ export class RuleBook {
     else this.#verdictCounts.delete(verdict);
   }
 
-  async #countVerdicts(): Promise<void> {
-    let after = undefined;
-    do {
-      const page = await this.dependencies.tables.rules.scan({ limit: SCAN_PAGE, after });
-      for (const row of page.rows) this.#count(row.value.verdict, 1);
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
+  #countVerdicts(): Promise<void> {
+    return walkTable(this.dependencies.tables.rules, (row) => this.#count(row.value.verdict, 1));
   }
 
   /** A crash between the outbox write and the rule write: the outbox holds the newer rule. */
   async #reconcileOutbox(): Promise<void> {
     const { tables, logger } = this.dependencies;
-    let after = undefined;
-    do {
-      const page = await tables.ruleOutbox.scan({ limit: SCAN_PAGE, after });
-      for (const { value } of page.rows) {
-        const queued = value.domain_rule;
-        const stored = await tables.rules.get(queued.domain);
-        if (
-          stored === undefined ||
-          msOfTimeText(stored.verified_at) < msOfTimeText(queued.verified_at)
-        ) {
-          await tables.rules.put(queued.domain, queued);
-          logger.warn({ domain: queued.domain }, 'rule restored from the outbox after a crash');
-        }
+    await walkTable(tables.ruleOutbox, async ({ value }) => {
+      const queued = value.domain_rule;
+      const stored = await tables.rules.get(queued.domain);
+      const isNewer =
+        stored === undefined || msOfTimeText(stored.verified_at) < msOfTimeText(queued.verified_at);
+      if (isNewer) {
+        await tables.rules.put(queued.domain, queued);
+        logger.warn({ domain: queued.domain }, 'rule restored from the outbox after a crash');
       }
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
+    });
   }
 }

@@ -8,6 +8,7 @@ import { openServiceKeyspace } from '../../common/storage/service-keyspace';
 import { openSamplerTables } from '../storage/sampler-tables';
 import { openTestCore, type TestCore } from '../testing/sampler-core-fixture';
 import { ScriptedDomainSampler } from '../testing/scripted-domain-sampler';
+import { waitFor } from '../testing/wait-for';
 
 type DomainRule = components['schemas']['DomainRule'];
 
@@ -32,17 +33,6 @@ async function decide(fixture: TestCore, domains: string[]): Promise<void> {
   await fixture.core.loop.settle();
 }
 
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 5000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 it('sends at the next start what a stopped sampler could not deliver', async () => {
   const first = await openTestCore({ domainSampler: sampler });
   await decide(first, ['one.example', 'two.example']);
@@ -59,7 +49,7 @@ it('sends at the next start what a stopped sampler could not deliver', async () 
   });
   fixtures.push(second);
   second.core.poster?.start();
-  await waitFor(() => posted.length === 2);
+  await waitFor('two rules at the scheduler', () => posted.length === 2);
   expect(posted.map((rule) => rule.domain).sort()).toEqual(['one.example', 'two.example']);
   // Exactly the wire fields of DomainRule travel, nothing of the sampler's own.
   expect(Object.keys(posted[0]).sort()).toEqual(
@@ -75,7 +65,10 @@ it('sends at the next start what a stopped sampler could not deliver', async () 
       'revisit_interval_seconds',
     ].sort(),
   );
-  await waitFor(async () => (await second.core.poster?.pendingCount()) === 0);
+  await waitFor(
+    'the outbox to empty',
+    async () => (await second.core.poster?.pendingCount()) === 0,
+  );
 });
 
 it('restores a rule whose write a crash cut off after the outbox row', async () => {
@@ -122,7 +115,11 @@ it('retries until the scheduler accepts, and drops only the rule it refuses for 
   fixtures.push(fixture);
   await decide(fixture, ['good-1.example', 'bad.example', 'good-2.example']);
   fixture.core.poster?.start();
-  await waitFor(async () => (await fixture.core.poster?.pendingCount()) === 0, 10_000);
+  await waitFor(
+    'the condition',
+    async () => (await fixture.core.poster?.pendingCount()) === 0,
+    10_000,
+  );
   expect(callCount).toBeGreaterThan(3);
   expect(posted.map((rule) => rule.domain).sort()).toEqual(['good-1.example', 'good-2.example']);
   const metrics = await fixture.core.metrics.rulePostCount.get();
