@@ -4,6 +4,7 @@ import { DoubleRequestRecord, StoreRequestHook } from './double-request-log';
 import { PdMemberServer, PdMembershipState } from './pd-member-server';
 import { RawKvEngine, RawKvEngineStats } from './raw-kv-engine';
 import { SharedClusterState, StoreServer } from './store-server';
+import { TimestampOracle } from './timestamp-oracle';
 
 export interface TikvTestDoubleOptions {
   /** uint64 as a decimal string; default 7153087019074699621 (> 2^53). */
@@ -48,6 +49,8 @@ export interface TikvTestDouble {
   crashStoreAfterApplying(storeId: string, method: string): void;
   /** Stops a store's gRPC server (connection refused afterwards). */
   stopStore(storeId: string): void;
+  /** Serves a stopped store again on its old address, with its data (a process restart). */
+  restartStore(storeId: string): Promise<void>;
   /** Exchange the addresses of two stores: the old address now answers as the other store. */
   swapStoreAddresses(storeA: string, storeB: string): void;
   /** Stops the PD leader and elects the next running member; returns the stopped address. */
@@ -64,13 +67,15 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Starts an in-process TiKV cluster stand-in on 127.0.0.1 ephemeral ports: PD members and stores
- * speaking the real wire protocol, with TiKV's routing checks and region errors, and controls to
- * split regions, move leaders, overload stores and fail PD over on demand.
+ * speaking the real wire protocol (raw KV, BatchCommands, PD's region/store lookups and timestamp
+ * stream, the gRPC health service), with TiKV's routing checks and region errors, and controls to
+ * split regions, move leaders, overload, stop and restart stores and fail PD over on demand.
  */
 export async function startTikvTestDouble(
   options: TikvTestDoubleOptions = {},
 ): Promise<TikvTestDouble> {
   let clockOffsetSeconds = 0;
+  const nowMs = () => Date.now() + clockOffsetSeconds * 1000;
   const topology = new ClusterTopology(
     options.storeCount ?? 2,
     options.splitKeys ?? DEFAULT_SPLIT_KEYS,
@@ -78,12 +83,10 @@ export async function startTikvTestDouble(
   const shared: SharedClusterState = {
     clusterId: options.clusterId ?? DEFAULT_CLUSTER_ID,
     topology,
-    engine: new RawKvEngine(
-      () => Date.now() / 1000 + clockOffsetSeconds,
-      options.ttlEnabled ?? true,
-    ),
+    engine: new RawKvEngine(() => nowMs() / 1000, options.ttlEnabled ?? true),
     requestLog: [],
     hooks: new Set(),
+    timestampOracle: new TimestampOracle(nowMs),
   };
   const storeServers = topology.stores.map(
     (store) => new StoreServer(shared, store.id, options.batchCommands ?? true),
@@ -139,6 +142,7 @@ export async function startTikvTestDouble(
       storeServer(storeId).crashAfterApplying = method;
     },
     stopStore: (storeId) => storeServer(storeId).stop(),
+    restartStore: (storeId) => storeServer(storeId).restart(),
     swapStoreAddresses(storeA, storeB) {
       const serverA = storeServer(storeA);
       const serverB = storeServer(storeB);
