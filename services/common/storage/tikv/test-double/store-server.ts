@@ -56,8 +56,7 @@ type Outcome =
 /**
  * One simulated TiKV store: a gRPC server on 127.0.0.1 answering the `tikvpb.Tikv` raw methods,
  * both as unary calls and inside the BatchCommands stream, and the gRPC health service. Which store
- * id it is can change (`servingStoreId`), to simulate an address reused by another store; a stopped
- * store can be restarted on its old address.
+ * id it is can change (`servingStoreId`), to simulate an address reused by another store.
  */
 export class StoreServer {
   /** Answer ServerIsBusy to this many upcoming requests. */
@@ -70,7 +69,6 @@ export class StoreServer {
   crashAfterApplying: string | undefined;
   address = '';
   private server: grpc.Server | undefined;
-  private maxMessageBytes = 0;
 
   constructor(
     private readonly shared: SharedClusterState,
@@ -79,22 +77,11 @@ export class StoreServer {
   ) {}
 
   async start(maxMessageBytes: number): Promise<string> {
-    this.maxMessageBytes = maxMessageBytes;
-    return this.listen('127.0.0.1:0');
-  }
-
-  /** Serves again on the address it had before `stop` (data lives in the shared engine). */
-  async restart(): Promise<void> {
-    if (this.server) throw new Error(`store ${this.servingStoreId} is already running`);
-    await this.listen(this.address);
-  }
-
-  private async listen(bindAddress: string): Promise<string> {
     // Channelz stays on: grpc-js 1.14 only tracks sessions for forceShutdown() when channelz is
     // enabled, and `stopStore` must really cut existing connections.
     const server = new grpc.Server({
-      'grpc.max_receive_message_length': this.maxMessageBytes,
-      'grpc.max_send_message_length': this.maxMessageBytes,
+      'grpc.max_receive_message_length': maxMessageBytes,
+      'grpc.max_send_message_length': maxMessageBytes,
     });
     // Without a BatchCommands handler grpc-js answers UNIMPLEMENTED, like a server that lacks it.
     const handlers: grpc.UntypedServiceImplementation = {};
@@ -126,7 +113,7 @@ export class StoreServer {
       ),
     );
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync(bindAddress, grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
         error ? reject(error) : resolve(bound),
       ),
     );

@@ -150,22 +150,27 @@ describe('TiKV test double: the surface official clients use', () => {
       });
     });
 
-    it('stops answering while a store is down and answers again after its restart', async () => {
-      await putAll(['a']);
-      const storeId = fixture.double.regionLeaderStoreOf(b('a'))!;
-      const address = fixture.double.stores.find((store) => store.id === storeId)!.address;
-      fixture.double.stopStore(storeId);
-      fixture.health.drop(address);
-      await expect(
-        fixture.health.get(address).call('Check', { service: '' }, 1000),
-      ).rejects.toMatchObject({ code: expect.any(Number) });
-
-      await fixture.double.restartStore(storeId);
-      fixture.health.drop(address);
-      const answer = await fixture.health.get(address).call('Check', { service: '' }, 1000);
-      expect(answer.status).toBe(HEALTH_STATUS.SERVING);
-      // Same address, same data: a restarted process, not a new store.
-      expect(await liveKeys('a', 'b')).toEqual(['a']);
+    it('reports SERVING on Watch and keeps the stream open', async () => {
+      const protocol = loadTikvProtocol();
+      const client = new protocol.HealthClient(
+        fixture.double.stores[0].address,
+        grpc.credentials.createInsecure(),
+      );
+      const watch = (
+        client as unknown as Record<'Watch', (request: object) => grpc.ClientReadableStream<object>>
+      ).Watch({ service: '' });
+      try {
+        const first = await new Promise((resolve, reject) => {
+          watch.once('data', resolve);
+          watch.once('error', reject);
+        });
+        expect(first).toEqual({ status: HEALTH_STATUS.SERVING });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(watch.destroyed).toBe(false);
+      } finally {
+        watch.cancel();
+        client.close();
+      }
     });
   });
 

@@ -49,8 +49,6 @@ export interface TikvTestDouble {
   crashStoreAfterApplying(storeId: string, method: string): void;
   /** Stops a store's gRPC server (connection refused afterwards). */
   stopStore(storeId: string): void;
-  /** Serves a stopped store again on its old address, with its data (a process restart). */
-  restartStore(storeId: string): Promise<void>;
   /** Exchange the addresses of two stores: the old address now answers as the other store. */
   swapStoreAddresses(storeA: string, storeB: string): void;
   /** Stops the PD leader and elects the next running member; returns the stopped address. */
@@ -69,7 +67,7 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * Starts an in-process TiKV cluster stand-in on 127.0.0.1 ephemeral ports: PD members and stores
  * speaking the real wire protocol (raw KV, BatchCommands, PD's region/store lookups and timestamp
  * stream, the gRPC health service), with TiKV's routing checks and region errors, and controls to
- * split regions, move leaders, overload, stop and restart stores and fail PD over on demand.
+ * split regions, move leaders, overload or stop stores and fail PD over on demand.
  */
 export async function startTikvTestDouble(
   options: TikvTestDoubleOptions = {},
@@ -142,7 +140,6 @@ export async function startTikvTestDouble(
       storeServer(storeId).crashAfterApplying = method;
     },
     stopStore: (storeId) => storeServer(storeId).stop(),
-    restartStore: (storeId) => storeServer(storeId).restart(),
     swapStoreAddresses(storeA, storeB) {
       const serverA = storeServer(storeA);
       const serverB = storeServer(storeB);
