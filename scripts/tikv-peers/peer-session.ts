@@ -47,7 +47,8 @@ export async function runPeerSession(options: SessionOptions): Promise<SessionOu
   const log = createWriteStream(options.logFile);
   const child = spawn(launch.file, launch.args, {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+    // Unbuffered: the protocol is line by line. No bytecode files in the source tree.
+    env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
     detached: true,
   });
   child.stderr.pipe(log, { end: false });

@@ -74,8 +74,9 @@ export async function ensureGoPeer(
         ...process.env,
         GOMODCACHE: paths.goModuleCache,
         GOCACHE: paths.goBuildCache,
-        // Module files writable, so that .tools can be deleted like any folder.
-        GOFLAGS: '-modcacherw',
+        // Module files writable, so that .tools can be deleted like any folder; no VCS stamp, so
+        // a copy of the sources without .git builds too.
+        GOFLAGS: '-modcacherw -buildvcs=false',
         // Build with the Go on this machine; never download another toolchain.
         GOTOOLCHAIN: 'local',
       },
