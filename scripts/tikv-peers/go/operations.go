@@ -96,12 +96,7 @@ func (o operations) batchDelete() error {
 func (o operations) scan() error {
 	ctx, cancel := withTimeout(operationTimeout)
 	defer cancel()
-	var keys [][]byte
-	for _, prefix := range []string{"f/scan/", "h/scan/"} {
-		for i := 0; i < 5; i++ {
-			keys = append(keys, []byte(fmt.Sprintf("%s%d", prefix, i)))
-		}
-	}
+	keys := numberedKeys(5, "f/scan/", "h/scan/")
 	if err := o.client.BatchPut(ctx, keys, keys); err != nil {
 		return err
 	}
@@ -186,12 +181,7 @@ func (o operations) ttl() error {
 func (o operations) deleteRange() error {
 	ctx, cancel := withTimeout(operationTimeout)
 	defer cancel()
-	var keys [][]byte
-	for _, prefix := range []string{"n/range/", "q/range/"} {
-		for i := 0; i < 3; i++ {
-			keys = append(keys, []byte(fmt.Sprintf("%s%d", prefix, i)))
-		}
-	}
+	keys := numberedKeys(3, "n/range/", "q/range/")
 	if err := o.client.BatchPut(ctx, keys, keys); err != nil {
 		return err
 	}
@@ -253,6 +243,17 @@ func (o operations) timestamps() error {
 		previous = composed
 	}
 	return nil
+}
+
+// numberedKeys returns prefix+"0" … prefix+(count-1) for each prefix, in order.
+func numberedKeys(count int, prefixes ...string) [][]byte {
+	var keys [][]byte
+	for _, prefix := range prefixes {
+		for i := 0; i < count; i++ {
+			keys = append(keys, []byte(fmt.Sprintf("%s%d", prefix, i)))
+		}
+	}
+	return keys
 }
 
 // expectValue reads key and compares; want "" means "absent".

@@ -29,6 +29,11 @@ class Harness:
             return
         self.report(operation, None)
 
+    def run_all(self, operations: list[tuple[str, Callable[[], None]]]) -> None:
+        """Runs the operations in order; a failed one does not stop the next."""
+        for name, body in operations:
+            self.run(name, body)
+
     def control(self, command: str, *args: str) -> None:
         """Asks the runner to act on the double (advance its clock, hang a store)."""
         self._request(" ".join(("@control", command, *args)))

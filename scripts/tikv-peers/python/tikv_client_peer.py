@@ -52,16 +52,17 @@ def run(client: RawClient, harness: Harness) -> None:
         left = client.scan_keys(b"n/range/", b"q/range/~", 100)
         expect_equal("after delete_range", left, [RANGE_KEYS[0], RANGE_KEYS[5]])
 
-    for name, body in [
-        ("put", put),
-        ("get", get),
-        ("batch_put", batch_put),
-        ("batch_get", batch_get),
-        ("batch_delete", batch_delete),
-        ("scan", scan),
-        ("delete_range", delete_range),
-    ]:
-        harness.run(name, body)
+    harness.run_all(
+        [
+            ("put", put),
+            ("get", get),
+            ("batch_put", batch_put),
+            ("batch_get", batch_get),
+            ("batch_delete", batch_delete),
+            ("scan", scan),
+            ("delete_range", delete_range),
+        ]
+    )
 
 
 def main() -> int:

@@ -80,18 +80,19 @@ def run(atomic: tikv.RawClient, plain: tikv.RawClient, harness: Harness) -> None
         left = list(plain.scan_keys(b"n/range/", b"q/range/~"))
         expect_equal("after delete_range", left, [RANGE_KEYS[0], RANGE_KEYS[5]])
 
-    for name, body in [
-        ("put", put),
-        ("get", get),
-        ("batch_put", batch_put),
-        ("batch_get", batch_get),
-        ("batch_delete", batch_delete),
-        ("scan", scan),
-        ("cas", cas),
-        ("ttl", ttl),
-        ("delete_range", delete_range),
-    ]:
-        harness.run(name, body)
+    harness.run_all(
+        [
+            ("put", put),
+            ("get", get),
+            ("batch_put", batch_put),
+            ("batch_get", batch_get),
+            ("batch_delete", batch_delete),
+            ("scan", scan),
+            ("cas", cas),
+            ("ttl", ttl),
+            ("delete_range", delete_range),
+        ]
+    )
 
 
 def main() -> int:
