@@ -64,11 +64,13 @@ export async function ensureGoPeer(
   }
   await mkdir(path.dirname(paths.goPeerBinary), { recursive: true });
   const partial = `${paths.goPeerBinary}.partial`;
+  const downloads = existsSync(paths.goModuleCache) ? '' : ' (first run: ~220 MB of modules)';
   await runInstallStep(
     {
-      label: `building the client-go peer with ${goVersion} (first run: ~220 MB of modules)`,
+      label: `building the client-go peer with ${goVersion}${downloads}`,
       command: 'go',
-      args: ['build', '-mod=readonly', '-trimpath', '-o', partial, '.'],
+      // -v names each package as it is compiled: the progress line shows how far the build is.
+      args: ['build', '-v', '-mod=readonly', '-trimpath', '-o', partial, '.'],
       cwd: GO_SOURCE_DIR,
       env: {
         ...process.env,
