@@ -28,8 +28,8 @@ export async function runInstallStep(
   const child = spawn(step.command, step.args, {
     cwd: step.cwd,
     env: step.env ?? process.env,
+    // Same process group as the runner: Ctrl-C stops an install too.
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so a timeout stops its children too
   });
   const recent: string[] = [];
   const remember = (line: string) => {
@@ -47,7 +47,7 @@ export async function runInstallStep(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    child.kill('SIGKILL');
   }, step.timeoutMs);
 
   const outcome = await new Promise<{ code: number | null; error?: Error }>((resolve) => {

@@ -49,7 +49,6 @@ export async function runPeerSession(options: SessionOptions): Promise<SessionOu
     stdio: ['pipe', 'pipe', 'pipe'],
     // Unbuffered: the protocol is line by line. No bytecode files in the source tree.
     env: { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
-    detached: true,
   });
   child.stderr.pipe(log, { end: false });
   child.stdin.on('error', () => undefined); // the peer may exit before reading an answer
@@ -92,7 +91,7 @@ export async function runPeerSession(options: SessionOptions): Promise<SessionOu
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    child.kill('SIGKILL');
   }, options.timeoutMs);
   const exitCode = await new Promise<number | null>((resolve) => {
     child.once('error', (error) => {
