@@ -13,9 +13,9 @@ import {
 import { ClusterTopology } from './cluster-topology';
 import { DoubleRequestRecord, StoreRequestHook } from './double-request-log';
 import { RawKvEngine } from './raw-kv-engine';
-import { TimestampOracle } from './timestamp-oracle';
 import { healthServiceHandlers } from './health-service';
 import { RequestScope, checkRegionRequest } from './region-request-checks';
+import { TimestampOracle } from './timestamp-oracle';
 
 /** State every store server of one double shares. */
 export interface SharedClusterState {
