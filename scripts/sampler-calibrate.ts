@@ -76,7 +76,7 @@ function parseOptions(): CalibrateOptions {
 }
 
 /** The policy the calibration runs with: the defaults, small intervals and timeouts. */
-export function calibrationPolicy(intervalMs: number): SamplingPolicy {
+function calibrationPolicy(intervalMs: number): SamplingPolicy {
   return withUniformIntervalMs(
     samplingPolicyWith({
       plainTimeoutMs: 5000,

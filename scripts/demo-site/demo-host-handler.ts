@@ -159,19 +159,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
 /** Request handler for one demo host; every request lands in the access log once answered. */
 export function createDemoHostHandler(context: DemoHostContext): RequestListener {
   return (request, response) => {
-    const receivedAtMs = Date.now();
-    response.once('close', () => {
-      context.accessLog.add({
-        host: context.host,
-        method: request.method ?? 'GET',
-        path: request.url ?? '/',
-        // 0: the client went away before any answer (e.g. a render gave up on /slow).
-        status: response.headersSent ? response.statusCode : 0,
-        receivedAt: new Date(receivedAtMs).toISOString(),
-        receivedAtMs,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
-    });
+    context.accessLog.recordWhenClosed(context.host, request, response);
     route(request, response, context);
   };
 }

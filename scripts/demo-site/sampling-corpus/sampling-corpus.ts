@@ -48,18 +48,7 @@ async function close(server: Server): Promise<void> {
 function serverFor(entry: CorpusDomain, baseUrl: () => string, accessLog: OriginAccessLog): Server {
   const host = corpusHost(entry);
   return createServer((request, response) => {
-    const receivedAtMs = Date.now();
-    response.once('close', () =>
-      accessLog.add({
-        host,
-        method: request.method ?? 'GET',
-        path: request.url ?? '/',
-        status: response.headersSent ? response.statusCode : 0,
-        receivedAt: new Date(receivedAtMs).toISOString(),
-        receivedAtMs,
-        userAgent: request.headers['user-agent'] ?? '',
-      }),
-    );
+    accessLog.recordWhenClosed(host, request, response);
     // A hanging origin: the request is read and never answered (the socket closes on stop()).
     if (entry.site.kind === 'hang') return;
     answerCorpusRequest(entry, baseUrl(), request, response);

@@ -216,6 +216,11 @@ class DomainSampling {
     );
     let sitemapUrl: string | undefined = announced[0] ?? `${origin}/sitemap.xml`;
     for (let depth = 0; depth < 2 && sitemapUrl !== undefined; depth += 1) {
+      if (this.robots !== null && !this.robots.isAllowed(sitemapUrl)) {
+        // The downloader would refuse it too (only robots.txt itself is exempt).
+        this.evidence.push(`sitemap ${new URL(sitemapUrl).pathname}: disallowed by robots.txt`);
+        return [];
+      }
       const response = await this.requests.fetch({
         url: sitemapUrl,
         shouldRender: false,

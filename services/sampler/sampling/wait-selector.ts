@@ -173,10 +173,22 @@ function evaluate(
   return { selector, coverage, isAbsentFromPlain, isEmptyInPlain, rank };
 }
 
+/** Landmarks name the whole content area; an article may be the first of several items. */
+function kindBonus(selector: string): number {
+  if (selector === 'main' || selector === '[role="main"]') return 0.05;
+  if (selector.startsWith('#') && !selector.includes(' ')) return 0.04;
+  if (selector === 'article') return 0.02;
+  return 0;
+}
+
 function score(evaluation: Evaluation): number {
   const plainState = evaluation.isAbsentFromPlain ? 1 : evaluation.isEmptyInPlain ? 0.3 : 0;
   return (
-    plainState + evaluation.coverage - evaluation.rank * 0.02 - evaluation.selector.length / 1000
+    plainState +
+    evaluation.coverage +
+    kindBonus(evaluation.selector) -
+    evaluation.rank * 0.01 -
+    evaluation.selector.length / 1000
   );
 }
 
