@@ -278,6 +278,12 @@ describe('the system end to end', () => {
       maximumAttemptCount: 1,
     });
     expect(await refusal(onScheduler.getFrontierSummary({}))).toBe('401 invalid_token');
+    const onDownloader = new DownloaderClient({
+      baseUrl: downloaders[0].url,
+      token: issued.consumer_token,
+      maximumAttemptCount: 1,
+    });
+    expect(await refusal(onDownloader.getConcurrencyConfig())).toBe('401 invalid_token');
     const exported = await consumer.listExportedDomains({});
     expect(exported.domain_list).toEqual([
       expect.objectContaining({ domain: gated.host, min_interval_ms: expect.any(Number) }),
