@@ -26,7 +26,7 @@ let outcomes: Map<string, ScriptedOutcome>;
 
 async function sampleNow(domains: string[]): Promise<void> {
   for (const domain of domains) {
-    await fixture.core.queue.enqueue(domain, [`http://${domain}/`]);
+    await fixture.core.enqueueDomain(domain, [`http://${domain}/`]);
   }
   await fixture.core.loop.tick();
   await fixture.core.loop.settle();

@@ -177,6 +177,14 @@ export class SamplerCore {
     await this.poster?.stop();
   }
 
+  /**
+   * Queues a domain for sampling, due now (as a domain candidate from the scheduler would be);
+   * false when the sampler already knows it. Under the state lock, like every queue write.
+   */
+  enqueueDomain(domain: string, seenUrlList: readonly string[] = []): Promise<boolean> {
+    return this.lock.run(() => this.queue.enqueue(domain, seenUrlList));
+  }
+
   /** Tidies claims past their expiry (reads already treat them as expired). */
   async sweepClaims(): Promise<number> {
     try {

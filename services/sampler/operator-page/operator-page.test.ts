@@ -7,6 +7,7 @@ import {
   type TestSampler,
 } from '../testing/sampler-test-harness';
 import { ScriptedDomainSampler } from '../testing/scripted-domain-sampler';
+import { waitFor } from '../testing/wait-for';
 
 // Seed 004's page as a person sees it: opened in a real Chromium, once on a sampler with claims,
 // hints and a sampling queue, once on an empty one.
@@ -60,15 +61,27 @@ beforeAll(async () => {
     'members.example.com',
     'odd.example.hk',
   ]) {
-    await busy.core.queue.enqueue(domain, []);
+    await busy.core.enqueueDomain(domain);
   }
-  await busy.core.loop.tick();
-  await busy.core.loop.settle();
+  await waitFor(
+    'four domains sampled, three of them undecided',
+    async () => {
+      await busy.core.loop.tick();
+      await busy.core.loop.settle();
+      return busy.core.rules.ruledDomainCount === 4 && busy.core.claims.exportedDomainCount === 3;
+    },
+    20_000,
+  );
   const { consumer_token: token } = await busy.client.issueConsumerToken({
     consumer_id: 'legacy-crawler-1',
   });
   const consumer = busy.consumerClient(token);
   const claim = await consumer.claimDomains({ domain_count: 3, claim_ttl_seconds: 30 * 86_400 });
+  expect(claim.domain_list.map((row) => row.domain)).toEqual([
+    'gone.example.net',
+    'members.example.com',
+    'odd.example.hk',
+  ]);
   await consumer.submitVerdictHints({
     claim_id: claim.claim_id,
     hint_list: [
@@ -89,7 +102,7 @@ beforeAll(async () => {
   clock.advanceSeconds(3 * 3600);
   empty = await startTestSampler();
   browser = await launchTestBrowser(['127.0.0.1']);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -52,7 +52,11 @@ export class SampleQueue {
     return tasks.filter((task): task is SampleTaskDocument => task !== undefined);
   }
 
-  /** Queues a newly seen domain, due now; false when the sampler already knows it. */
+  /**
+   * Queues a newly seen domain, due now; false when the sampler already knows it. Under the state
+   * lock (SamplerCore.enqueueDomain): a prune running between the index write and the task write
+   * would drop the new entry.
+   */
   async enqueue(domain: string, seenUrlList: readonly string[]): Promise<boolean> {
     if ((await this.tables.sampleTasks.get(domain)) !== undefined) return false;
     const now = timeTextOf(this.clock.nowMs());

@@ -28,7 +28,7 @@ const sampler = new ScriptedDomainSampler((domain) =>
 );
 
 async function decide(fixture: TestCore, domains: string[]): Promise<void> {
-  for (const domain of domains) await fixture.core.queue.enqueue(domain, []);
+  for (const domain of domains) await fixture.core.enqueueDomain(domain);
   await fixture.core.loop.tick();
   await fixture.core.loop.settle();
 }
