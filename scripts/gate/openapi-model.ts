@@ -40,6 +40,8 @@ export interface SpecProperty {
   type: SpecType;
   isRequired: boolean;
   isNullable: boolean;
+  /** `deprecated: true` on the property. */
+  isDeprecated: boolean;
 }
 
 export interface SpecSchema {
@@ -56,6 +58,7 @@ export interface SpecParameter {
   location: SourceLocation;
   type: SpecType;
   isRequired: boolean;
+  isDeprecated: boolean;
 }
 
 export interface SpecOperation {
@@ -65,6 +68,9 @@ export interface SpecOperation {
   location: SourceLocation;
   parameters: SpecParameter[];
   hasRequestBody: boolean;
+  /** Component schemas named by `$ref` directly in the request body's and responses' content. */
+  requestBodySchemas: string[];
+  responseSchemas: string[];
 }
 
 export interface OpenApiModel {
@@ -208,6 +214,7 @@ class OpenApiReader {
         type: described.type,
         isRequired: required.has(entry.key),
         isNullable: described.isNullable,
+        isDeprecated: isTrue(valueAt(entry.value, 'deprecated')),
       };
     });
     const enumNode = valueAt(raw.node, 'enum');
@@ -247,7 +254,7 @@ class OpenApiReader {
     if (reference === undefined) {
       return undefined;
     }
-    const name = /#\/components\/schemas\/([^/]+)$/.exec(reference)?.[1];
+    const name = schemaNameOf(reference);
     const target = name === undefined ? undefined : this.#raw.get(name);
     if (target === undefined) {
       this.#findings.push(
@@ -347,12 +354,17 @@ class OpenApiReader {
           }
         }
         this.#checkInlineBodies(methodEntry.value, yaml);
+        const requestBody = valueAt(methodEntry.value, 'requestBody');
         operations.push({
           key: `${methodEntry.key.toUpperCase()} ${pathEntry.key}`,
           operationId: scalarText(valueAt(methodEntry.value, 'operationId')),
           location: yaml.locationOf(methodEntry.keyNode),
           parameters: [...parameters.values()],
-          hasRequestBody: valueAt(methodEntry.value, 'requestBody') !== null,
+          hasRequestBody: requestBody !== null,
+          requestBodySchemas: contentSchemaNames([requestBody]),
+          responseSchemas: contentSchemaNames(
+            entriesOf(valueAt(methodEntry.value, 'responses')).map((entry) => entry.value),
+          ),
         });
       }
     }
@@ -378,6 +390,7 @@ class OpenApiReader {
       location,
       type: this.#describe(valueAt(resolved.node, 'schema'), resolved.yaml).type,
       isRequired: place === 'path' || isTrue(valueAt(resolved.node, 'required')),
+      isDeprecated: isTrue(valueAt(resolved.node, 'deprecated')),
     };
   }
 
@@ -429,6 +442,22 @@ class OpenApiReader {
       }
     }
   }
+}
+
+/** The schema names that bodies' `content.*.schema.$ref` point at (a `$ref`'d response is skipped). */
+function contentSchemaNames(bodies: Array<Node | null>): string[] {
+  return bodies.flatMap((body) =>
+    entriesOf(valueAt(body, 'content')).flatMap((media) => {
+      const reference = scalarText(valueAt(valueAt(media.value, 'schema'), '$ref'));
+      const name = reference === undefined ? undefined : schemaNameOf(reference);
+      return name === undefined ? [] : [name];
+    }),
+  );
+}
+
+/** `./components.yaml#/components/schemas/HealthSignal` → `HealthSignal`. */
+export function schemaNameOf(reference: string): string | undefined {
+  return /#\/components\/schemas\/([^/]+)$/.exec(reference)?.[1];
 }
 
 function enumValuesOf(enumNode: Node, yaml: YamlFile): SpecEnumValue[] {

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeFindings, RepositoryCopy } from './gate-test-support';
 
 /*
@@ -120,5 +122,45 @@ describe('the gate on a copy of this repository', () => {
       'services/downloader/legacy-key.ts:3:22 storage-key → downloader:x:y',
     ]);
     expect(added[0].message).toContain('`crs:` is never a key prefix');
+  });
+
+  test('a deprecated mark on one side only is reported at the CONTRACT.md row', () => {
+    const contract = repository.read('CONTRACT.md');
+    const tableStart = contract.indexOf('#### Schema `RenderRequest`');
+    const rowLine = contract.slice(0, contract.indexOf('| should_store ', tableStart)).split('\n');
+    const where = `CONTRACT.md:${rowLine.length}:3`;
+    const specOnly = repository.findingsAddedBy(() => {
+      repository.replace(
+        'openapi/downloader.yaml',
+        '        should_store:\n          type: boolean\n',
+        '        should_store:\n          type: boolean\n          deprecated: true\n',
+        'RenderRequest:',
+      );
+    });
+    expect(describeFindings(specOnly)).toEqual([`${where} contract-coverage`]);
+    expect(specOnly[0].message).toContain("this row's note does not start with `deprecated`");
+    const both = repository.findingsAddedBy(() => {
+      repository.replace(
+        'CONTRACT.md',
+        'Default true. Forced to false inside entry C.',
+        '**deprecated** (v1.1): objects are always stored.',
+        'Schema `RenderRequest`',
+      );
+    });
+    expect(describeFindings(both)).toEqual([]);
+    expect(describeFindings(repository.findings(['contract-coverage']))).not.toContain(
+      `${where} contract-coverage`,
+    );
+  });
+
+  test('frozen contracts under openapi/frozen/ are history the gate does not read', () => {
+    const added = repository.findingsAddedBy(() => {
+      mkdirSync(join(repository.root, 'openapi/frozen/v0'), { recursive: true });
+      repository.write(
+        'openapi/frozen/v0/downloader.yaml',
+        repository.read('openapi/downloader.yaml').replace(/timeout_ms:/g, 'timeoutMs:'),
+      );
+    });
+    expect(describeFindings(added)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing on this machine, and nothing else:
 # npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
-# `npm run generate`), and the system Chromium (the renderer). Safe to run repeatedly: each step
+# `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), and the system
+# Chromium (the renderer). Safe to run repeatedly: each step
 # checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,7 +40,10 @@ if ! command -v java >/dev/null 2>&1; then
 fi
 bash scripts/setup/ensure-generator-jar.sh
 
-# 4. The system Chromium (Debian package `chromium`), used by puppeteer-core.
+# 4. oasdiff for the add-only gate (`npm run contract:diff`), built with the machine's Go.
+bash scripts/setup/ensure-oasdiff.sh
+
+# 5. The system Chromium (Debian package `chromium`), used by puppeteer-core.
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$chromium_path" ]; then
   can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
