@@ -9,14 +9,15 @@ run: setup build
 	@node dist/scripts/run-system.js
 
 ## make test — everything CI runs: contract freshness, the naming gate, the add-only gate against
-## the frozen contract, types, format, all tests, and the official TiKV clients against the TiKV
-## test double.
+## the frozen contract, types, format, the generated Go client, all tests, and the official TiKV
+## clients against the TiKV test double.
 test: setup
 	npm run -s generate:check
 	npm run -s check
 	npm run -s contract:diff
 	npm run -s typecheck
 	npm run -s format:check
+	npm run -s test:go-client
 	npm run -s test:jest
 	npm run -s test:tikv-peers
 

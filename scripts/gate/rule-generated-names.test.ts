@@ -1,11 +1,11 @@
 import { describeFindings, fixtureFindings } from './gate-test-support';
 
 describe('generated-names', () => {
-  test('passes wire names, generated identifiers, schema/response names and operationIds', () => {
+  test('passes wire names, generated identifiers, schema/response names, operationIds and Go identifiers in Go templates', () => {
     expect(describeFindings(fixtureFindings('generated-names', 'pass'))).toEqual([]);
   });
 
-  test('reports camelCased contract names in generated code and mangled names in templates', () => {
+  test('reports camelCased contract names in generated code and mangled names in templates (in Go templates: in strings and tags)', () => {
     const findings = fixtureFindings('generated-names', 'fail');
     expect(describeFindings(findings)).toEqual([
       'generated/demo/client.ts:5:23 generated-names → worker_id',
@@ -21,6 +21,8 @@ describe('generated-names', () => {
       'generated/demo/client.ts:14:19 generated-names → invalid_request',
       'templates/demo/client.mustache:3:44 generated-names → {{baseName}}',
       'templates/demo/client.mustache:6:52 generated-names → {{baseName}}',
+      'templates/go-demo/model.mustache:2:31 generated-names → {{baseName}}',
+      'templates/go-demo/model.mustache:3:22 generated-names → {{baseName}}',
     ]);
     expect(findings[0].message).toMatch(/^property `workerId` is the contract name `worker_id`/);
     expect(findings[2].message).toMatch(/^identifier `hasConsoleError`/);

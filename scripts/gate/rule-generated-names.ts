@@ -22,7 +22,9 @@ import { normalizeName } from './name-similarity';
  * `_` are compared: a single lowercase word has no camelCase form to drift into.
  *
  * The templates are checked too, so a broken template is caught before the next generation: in a
- * `.mustache` file, the variables openapi-generator fills with language-mangled names.
+ * `.mustache` file, the variables openapi-generator fills with language-mangled names. In a Go
+ * template (templates/go-*) the mangled names are the Go identifiers (`WorkerId`) and legitimate in
+ * code; there only a mangled name inside a string or a `json:"…"` tag is drift.
  */
 
 /** Mustache variables holding openapi-generator's camelCased / PascalCased names. */
@@ -80,7 +82,8 @@ export function checkGeneratedNames(context: GateContext): Finding[] {
     findings.push(...checkGeneratedFile(context.sourceFile(file), driftOf));
   }
   for (const file of context.files.list(TEMPLATES_DIRECTORY, ['.mustache'])) {
-    findings.push(...checkTemplate(file, context.files.read(file) ?? ''));
+    const isGoTemplate = file.startsWith(`${TEMPLATES_DIRECTORY}/go-`);
+    findings.push(...checkTemplate(file, context.files.read(file) ?? '', isGoTemplate));
   }
   return findings;
 }
@@ -156,7 +159,7 @@ function checkStringWords(
   }
 }
 
-function checkTemplate(file: string, text: string): Finding[] {
+function checkTemplate(file: string, text: string, isGoTemplate: boolean): Finding[] {
   const findings: Finding[] = [];
   const sections: string[] = [];
   const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => (match.index ?? 0) + 1)];
@@ -180,11 +183,12 @@ function checkTemplate(file: string, text: string): Finding[] {
     const isMangled =
       MANGLED_VARIABLES.has(variable) ||
       (variable === 'name' && sections.some((section) => NAMED_ITEM_SECTIONS.has(section)));
-    if (isMangled) {
+    const offset = match.index ?? 0;
+    if (isMangled && (!isGoTemplate || isInsideQuotes(text, offset))) {
       findings.push(
         finding(
           'generated-names',
-          locationOf(match.index ?? 0),
+          locationOf(offset),
           `\`{{${variable}}}\` is openapi-generator's language-mangled name (e.g. \`workerId\` for ` +
             '`worker_id`); templates must emit the wire name',
           '{{baseName}}',
@@ -193,4 +197,11 @@ function checkTemplate(file: string, text: string): Finding[] {
     }
   }
   return findings;
+}
+
+/** Whether `offset` lies between double quotes on its line (a Go string or a struct tag's value). */
+function isInsideQuotes(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(lineStart, offset).replace(/\\./g, '');
+  return (before.match(/"/g) ?? []).length % 2 === 1;
 }
