@@ -163,4 +163,19 @@ describe('the gate on a copy of this repository', () => {
     });
     expect(describeFindings(added)).toEqual([]);
   });
+
+  test('a camelCased property in a served openapi.json is reported where it is', () => {
+    let at = { line: 0, column: 0 };
+    const added = repository.findingsAddedBy(() => {
+      at = repository.replace(
+        'generated/scheduler/openapi.json',
+        '"worker_id": {',
+        '"workerId": {',
+      );
+    });
+    expect(describeFindings(added)).toEqual([
+      `generated/scheduler/openapi.json:${at.line}:${at.column} generated-names → worker_id`,
+    ]);
+    expect(added[0].message).toContain('in the served document is not a row of CONTRACT.md');
+  });
 });

@@ -7,6 +7,7 @@ import {
   type GateContext,
 } from './gate-context';
 import { normalizeName } from './name-similarity';
+import { checkServedDocuments } from './served-document-names';
 
 /*
  * generated-names: generated code uses wire names byte for byte. A generator that camelCases
@@ -21,7 +22,8 @@ import { normalizeName } from './name-similarity';
  * names (`InvalidRequest` is a response, not a camelCased `invalid_request`). Only contract names with an
  * `_` are compared: a single lowercase word has no camelCase form to drift into.
  *
- * The templates are checked too, so a broken template is caught before the next generation: in a
+ * The served documents (generated/<service>/openapi.json) are checked against CONTRACT.md's tables
+ * (served-document-names.ts). The templates are checked too, so a broken template is caught before the next generation: in a
  * `.mustache` file, the variables openapi-generator fills with language-mangled names. In a Go
  * template (templates/go-*) the mangled names are the Go identifiers (`WorkerId`) and legitimate in
  * code; there only a mangled name inside a string or a `json:"…"` tag is drift.
@@ -81,6 +83,7 @@ export function checkGeneratedNames(context: GateContext): Finding[] {
   for (const file of context.typescriptFiles(GENERATED_DIRECTORY)) {
     findings.push(...checkGeneratedFile(context.sourceFile(file), driftOf));
   }
+  findings.push(...checkServedDocuments(context));
   for (const file of context.files.list(TEMPLATES_DIRECTORY, ['.mustache'])) {
     const isGoTemplate = file.startsWith(`${TEMPLATES_DIRECTORY}/go-`);
     findings.push(...checkTemplate(file, context.files.read(file) ?? '', isGoTemplate));
