@@ -9,12 +9,13 @@ run: setup build
 	@node dist/scripts/run-system.js
 
 ## make test — everything CI runs: contract freshness, the naming gate, the add-only gate against
-## the frozen contract, types, format, the generated Go client, all tests, and the official TiKV
+## the frozen contract, the peer linter (Spectral) on the served documents, types, format, the generated Go client, all tests, and the official TiKV
 ## clients against the TiKV test double.
 test: setup
 	npm run -s generate:check
 	npm run -s check
 	npm run -s contract:diff
+	npm run -s lint:openapi
 	npm run -s typecheck
 	npm run -s format:check
 	npm run -s test:go-client

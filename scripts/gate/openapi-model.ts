@@ -18,7 +18,8 @@ import {
  * The names and shapes of openapi/*.yaml, with the position of every name. Component schemas are
  * keyed by name alone (names are unique across the four documents, and `./components.yaml#/…`
  * references resolve by that name); `allOf` compositions are flattened and an `allOf` wrapping a
- * single `$ref` (the OpenAPI 3.0 way to make a reference nullable) resolves to the referenced schema.
+ * single `$ref` resolves to the referenced schema. The contract's nullable reference —
+ * `anyOf: [{$ref}, {type: …, nullable: true, enum: [null]}]` — is the referenced schema, nullable.
  */
 
 export interface SpecEnumValue {
@@ -296,6 +297,10 @@ class OpenApiReader {
       const inner = this.#describe(allOf[0], yaml);
       return { type: inner.type, isNullable: isNullable || inner.isNullable };
     }
+    const nullableReference = nullableReferenceOf(node);
+    if (nullableReference !== undefined) {
+      return { type: this.#describe(nullableReference, yaml).type, isNullable: true };
+    }
     for (const composition of ['allOf', 'oneOf', 'anyOf']) {
       if (valueAt(node, composition) !== null) {
         return {
@@ -442,6 +447,25 @@ class OpenApiReader {
       }
     }
   }
+}
+
+/**
+ * The `$ref` branch of `anyOf`/`oneOf: [{$ref: X}, {type: …, nullable: true, enum: [null]}]`, the
+ * OpenAPI 3.0.3 way to say "an X or null" (`nullable` counts only next to `type`, so
+ * `allOf: [$ref] + nullable` means nothing to a strict reader); undefined for any other node.
+ */
+function nullableReferenceOf(node: Node | null): Node | undefined {
+  for (const composition of ['anyOf', 'oneOf']) {
+    const branches = itemsOf(valueAt(node, composition));
+    if (branches.length !== 2) continue;
+    const reference = branches.find((branch) => valueAt(branch, '$ref') !== null);
+    const onlyNull = branches.find((branch) => {
+      const values = itemsOf(valueAt(branch, 'enum'));
+      return isTrue(valueAt(branch, 'nullable')) && values.length === 1 && isNullScalar(values[0]);
+    });
+    if (reference !== undefined && onlyNull !== undefined) return reference;
+  }
+  return undefined;
 }
 
 /** The schema names that bodies' `content.*.schema.$ref` point at (a `$ref`'d response is skipped). */

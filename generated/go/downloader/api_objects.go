@@ -34,6 +34,8 @@ func (r ApiGetWebPageObjectRequest) Execute() (*WebPageObject, *http.Response, e
 /*
 GetWebPageObject Fetch a stored web page object.
 
+A page object stored by a render or a lease task (kept --object-retention-days). Unknown id → 404 object_not_found. Fields: CONTRACT.md §八 WebPageObject.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@param objectId The object's id (32 lowercase hex characters).
 	@return ApiGetWebPageObjectRequest

@@ -32,6 +32,8 @@ func (r ApiGetConcurrencyConfigRequest) Execute() (*ConcurrencyConfig, *http.Res
 /*
 GetConcurrencyConfig Read max_concurrent_count, the global cost brake.
 
+The most requests this downloader has in flight at once, across all three entries, and when an operator last changed it (downloader:concurrency_config:current).
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiGetConcurrencyConfigRequest
 */
@@ -186,6 +188,8 @@ func (r ApiListDomainRuntimeRequest) Execute() (*DomainRuntimeView, *http.Respon
 
 /*
 ListDomainRuntime The per-domain rate-limit rows, totals and per-entry over-limit counts.
+
+The downloader operator page's data: totals over the last 24 hours, one row per domain of downloader:domain_runtime (ordered by domain, paged with after_domain), and how each entry behaves over the limit.
 
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiListDomainRuntimeRequest
@@ -354,6 +358,8 @@ func (r ApiUpdateConcurrencyConfigRequest) Execute() (*ConcurrencyConfig, *http.
 
 /*
 UpdateConcurrencyConfig Change max_concurrent_count online; takes effect without restart.
+
+Sets max_concurrent_count (1–1024). Lowering it never stops a request in flight; new ones wait until fewer are running. The value is stored and outlives restarts.
 
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiUpdateConcurrencyConfigRequest

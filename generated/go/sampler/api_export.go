@@ -215,6 +215,8 @@ func (r ApiListExportedDomainsRequest) Execute() (*ExportedDomainsResponse, *htt
 /*
 ListExportedDomains Domains the sampler could not decide, offered to external consumers.
 
+Undecided domains a claim could take now (not under a live claim, not being sampled), each with the rate limit and robots.txt an external consumer must keep (CONTRACT.md §一, §四). External-consumer token only.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiListExportedDomainsRequest
 */

@@ -40,6 +40,8 @@ func (r ApiGetSamplingQueueRequest) Execute() (*SamplingQueueView, *http.Respons
 /*
 GetSamplingQueue The sampling queue, verdict counts and export rate of the sampler's operator page.
 
+The queue of sampler:domain_sample_task (due, in progress, waiting), the domains in progress and next due, and the verdict counts of sampler:domain_rule.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiGetSamplingQueueRequest
 */
@@ -204,6 +206,8 @@ func (r ApiIssueConsumerTokenRequest) Execute() (*ConsumerTokenIssued, *http.Res
 
 /*
 IssueConsumerToken Issue a token for a new external consumer (shown once).
+
+Creates a token for a new external consumer and answers it once; only its hash is kept. A consumer with a live token → 409 consumer_already_exists.
 
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiIssueConsumerTokenRequest
@@ -384,6 +388,8 @@ func (r ApiListConsumerTokensRequest) Execute() (*ConsumerTokenList, *http.Respo
 /*
 ListConsumerTokens External consumers and the state of their tokens (secrets are never shown).
 
+Every external consumer with its token's state: when it was issued and, once revoked, when. Token secrets are never shown.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiListConsumerTokensRequest
 */
@@ -531,6 +537,8 @@ func (r ApiListDomainClaimsRequest) Execute() (*DomainClaimsView, *http.Response
 
 /*
 ListDomainClaims The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows).
+
+Claimed domains, active claims, hints of the last 24 hours with the sampler's decisions, the hint resolution rate and the export rate (CONTRACT.md §四).
 
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiListDomainClaimsRequest
@@ -691,6 +699,8 @@ func (r ApiRevokeConsumerTokenRequest) Execute() (*ConsumerTokenState, *http.Res
 
 /*
 RevokeConsumerToken Revoke a consumer's token; its live claims are released at once.
+
+Revokes the consumer's token at once; its live claims are released and their domains return to re-sampling. Unknown consumer → 404 consumer_not_found.
 
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@param consumerId The consumer to revoke.

@@ -39,6 +39,8 @@ func (r ApiListDomainCandidatesRequest) Execute() (*DomainCandidatesResponse, *h
 /*
 ListDomainCandidates Domains seen in seeds or link lists that have no rule yet (for the sampler).
 
+Domains the scheduler has seen in seeds or link lists without a rule, oldest first, each with up to 10 of its waiting URLs to sample. The sampler polls it; a domain leaves the list once its rule arrives.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiListDomainCandidatesRequest
 */

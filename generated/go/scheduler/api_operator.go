@@ -40,6 +40,8 @@ func (r ApiGetFrontierSummaryRequest) Execute() (*FrontierSummary, *http.Respons
 /*
 GetFrontierSummary Queue depth by state, leases, per-domain state and recent report counts.
 
+The scheduler operator page's data, read from in-memory counters (cheap at any frontier size): URLs by url_state, live and expired leases, reports per fetch_status in the last 24 hours, and the domains that need attention first.
+
 	@param ctx context.Context - for authentication, logging, cancellation, deadlines, tracing, etc. Passed from http.Request or context.Background().
 	@return ApiGetFrontierSummaryRequest
 */

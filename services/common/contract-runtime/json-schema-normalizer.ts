@@ -3,11 +3,12 @@ import type { JsonSchema } from './openapi-document';
 /**
  * Turns an OpenAPI 3.0 schema into plain JSON Schema (draft-07) for ajv.
  *
- * - `nullable: true` becomes `anyOf: [<schema>, {type: 'null'}]`. OpenAPI 3.0 writes a nullable
- *   reference as `allOf: [$ref] + nullable`, which a JSON Schema validator would otherwise reject
- *   for null (the referenced object schema says `type: object`). `default` and `description` move
+ * - `nullable: true` becomes `anyOf: [<schema>, {type: 'null'}]`. `default` and `description` move
  *   to the wrapper so ajv's useDefaults still applies them.
- * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it).
+ * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it); a
+ *   nullable schema whose enum is only `null` — the second branch of the contract's nullable
+ *   reference, `anyOf: [{$ref}, {type: object, nullable: true, enum: [null]}]` (OpenAPI 3.0.3:
+ *   `nullable` counts only next to `type`) — becomes `{type: 'null'}`.
  * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules.
  * - Local references `#/components/schemas/X` are rewritten to `<documentId>#/definitions/X`.
  */
@@ -45,7 +46,10 @@ export function normalizeOpenApiSchema(schema: unknown, documentId: string): unk
       delete inner[keyword];
     }
   }
-  if (Array.isArray(inner.enum)) inner.enum = inner.enum.filter((value) => value !== null);
+  if (Array.isArray(inner.enum)) {
+    inner.enum = inner.enum.filter((value) => value !== null);
+    if ((inner.enum as unknown[]).length === 0) return { ...wrapper, type: 'null' };
+  }
   wrapper.anyOf = [inner, { type: 'null' }];
   return wrapper;
 }
