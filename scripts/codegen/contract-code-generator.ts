@@ -6,6 +6,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import * as prettier from 'prettier';
 import { stringify } from 'yaml';
 import { contractServices, serviceClassName, type ContractService } from './contract-services';
+import { goGeneratorDocument } from './go-generator-document';
 import { requireGeneratorJar } from './generator-jar';
 import { bundleServiceDocument } from './spec-bundler';
 
@@ -65,11 +66,14 @@ export async function generateContractCode(
 
     started = Date.now();
     const configPaths = contractServices.flatMap((service) => {
+      const document = documents.get(service)!;
       const specPath = join(workDirectory, `${service}.openapi.json`);
-      writeFileSync(specPath, JSON.stringify(documents.get(service)!));
+      writeFileSync(specPath, JSON.stringify(document));
+      const goSpecPath = join(workDirectory, `${service}.go.openapi.json`);
+      writeFileSync(goSpecPath, JSON.stringify(goGeneratorDocument(document)));
       return [
         writeTypescriptBatchConfig(repositoryRoot, workDirectory, service, specPath),
-        writeGoBatchConfig(repositoryRoot, workDirectory, service, specPath),
+        writeGoBatchConfig(repositoryRoot, workDirectory, service, goSpecPath),
       ];
     });
     runGeneratorBatch(requireGeneratorJar(repositoryRoot), configPaths);
