@@ -33,6 +33,13 @@ class ContractCopy extends RepositoryCopy {
     );
   }
 
+  /** The 1-based CONTRACT.md line of the row of `name` under `heading`. */
+  rowLine(heading: string, name: string): number {
+    const text = this.read('CONTRACT.md');
+    const rowStart = text.indexOf(`\n| ${name} `, text.indexOf(`\n${heading}\n`));
+    return text.slice(0, rowStart + 1).split('\n').length;
+  }
+
   /** Appends a row to the table under `heading`. */
   addRow(heading: string, row: string): void {
     const text = this.read('CONTRACT.md');
@@ -94,6 +101,7 @@ describe('npm run contract:diff', () => {
     });
 
     test('a deleted optional request field', () => {
+      const line = copy.rowLine('#### Schema `RenderRequest`', 'should_store');
       copy.replace(
         'openapi/downloader.yaml',
         '        should_store:\n          type: boolean\n          default: true\n          description: false = answer the object without storing it.\n',
@@ -101,9 +109,10 @@ describe('npm run contract:diff', () => {
       );
       copy.replaceRow('#### Schema `RenderRequest`', 'should_store', null);
       const { breaking } = copy.diff();
+      expect(breaking[0].message).toContain(`frozen at openapi/frozen/v1/CONTRACT.md:${line}:3`);
       expect(lines(breaking)).toEqual([
         expect.stringMatching(
-          /^CONTRACT\.md:\d+:\d+: error \[contract-row-deleted\] field `should_store` of Schema `RenderRequest` was deleted \(frozen at openapi\/frozen\/v1\/CONTRACT\.md:74:3\).*\(did you mean `should_store`\?\)$/,
+          /^CONTRACT\.md:\d+:\d+: error \[contract-row-deleted\] field `should_store` of Schema `RenderRequest` was deleted \(frozen at openapi\/frozen\/v1\/CONTRACT\.md:\d+:3\).*\(did you mean `should_store`\?\)$/,
         ),
         expect.stringMatching(
           /^openapi\/frozen\/v1\/downloader\.yaml:\d+:\d+: error \[request-property-removed\] POST \/v1\/render: removed the request property `should_store`/,
@@ -156,6 +165,7 @@ describe('npm run contract:diff', () => {
     });
 
     test('a type change and a format change', () => {
+      const line = copy.rowLine('#### Schema `RenderRequest`', 'timeout_ms');
       copy.replace(
         'openapi/downloader.yaml',
         'timeout_ms:\n          type: integer',
@@ -177,7 +187,10 @@ describe('npm run contract:diff', () => {
       expect(lines(breaking)).toEqual(
         expect.arrayContaining([
           expect.stringMatching(
-            /CONTRACT\.md:73:\d+: error \[contract-type-changed\] the type of `timeout_ms` of Schema `RenderRequest` changed from `integer` to `string`/,
+            new RegExp(`CONTRACT\\.md:${line}:\\d+: error \\[contract-type-changed\\]`),
+          ),
+          expect.stringMatching(
+            /error \[contract-type-changed\] the type of `timeout_ms` of Schema `RenderRequest` changed from `integer` to `string`/,
           ),
           expect.stringMatching(
             /\[request-property-type-changed\] POST \/v1\/render: .*`timeout_ms`.*`integer`.*`string`/,
@@ -190,6 +203,7 @@ describe('npm run contract:diff', () => {
     });
 
     test('a request field made required', () => {
+      const line = copy.rowLine('#### Schema `RenderRequest`', 'should_store');
       copy.replace(
         'openapi/downloader.yaml',
         'required: [url]',
@@ -202,9 +216,10 @@ describe('npm run contract:diff', () => {
         '| should_store | boolean | yes | no | Default true. |',
       );
       const { breaking } = copy.diff();
+      expect(breaking[0]).toMatchObject({ file: 'CONTRACT.md', line });
       expect(lines(breaking)).toEqual([
         expect.stringMatching(
-          /^CONTRACT\.md:74:\d+: error \[contract-required-changed\] required of `should_store` of Schema `RenderRequest` changed from `no` to `yes`; old senders may leave it out \(did you mean `no`\?\)$/,
+          /^CONTRACT\.md:\d+:\d+: error \[contract-required-changed\] required of `should_store` of Schema `RenderRequest` changed from `no` to `yes`; old senders may leave it out \(did you mean `no`\?\)$/,
         ),
         expect.stringMatching(
           /^openapi\/downloader\.yaml:\d+:\d+: error \[request-property-became-required(-with-default)?\] POST \/v1\/render: .*`should_store`/,
