@@ -21,7 +21,7 @@ fi
 command -v go >/dev/null 2>&1 \
   || fail "Go is missing; oasdiff $version is built with it (install Go 1.22+ and run make setup again)"
 
-step "building oasdiff $version with go install (first time: ~100 MB of modules from the Go module proxy)"
+step "building oasdiff $version with go install (the first time on a machine: ~100 MB of modules from the Go module proxy)"
 rm -f "$binary" "$stamp"
 mkdir -p "$root/bin"
 log=$(mktemp)
