@@ -32,8 +32,8 @@ function main(): number {
       const frozenAt = result.frozen.manifest?.frozen_at ?? 'unknown date';
       console.log(
         `contract:diff: ${result.breakingCount === 0 ? 'no breaking change' : `${result.breakingCount} breaking change${result.breakingCount === 1 ? '' : 's'}`} ` +
-          `against ${result.frozen.directory} (frozen ${frozenAt}); ${passing} addition${passing === 1 ? '' : 's'} ` +
-          `or deprecation${passing === 1 ? '' : 's'} pass${options.verbose || passing === 0 ? '' : ' (--verbose lists them)'}; ` +
+          `against ${result.frozen.directory} (frozen ${frozenAt}); ${passing} non-breaking change${passing === 1 ? '' : 's'} ` +
+          `(additions, deprecations)${options.verbose || passing === 0 ? '' : ' — --verbose lists them'}; ` +
           `${result.elapsedMs} ms`,
       );
     }
