@@ -1,0 +1,119 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  isStillRunning,
+  listProcessTree,
+  type ProcessEntry,
+} from '../../scripts/bench-render/process-tree';
+import { DemoSite, startDemoSite } from '../../scripts/demo-site/demo-site';
+import {
+  FAKE_SCHEDULER_TOKEN,
+  leaseTaskFor,
+  startFakeScheduler,
+  type FakeScheduler,
+} from './testing/fake-scheduler';
+import { waitUntil } from './testing/downloader-test-harness';
+import {
+  startDownloaderProcess,
+  type DownloaderProcess,
+} from './testing/downloader-process-harness';
+
+// The downloader as its own process and the two ways it ends: SIGTERM (graceful — renders in
+// flight finish and are reported) and SIGKILL (Chromium must die with it, and no profile may be
+// left behind in /tmp).
+let site: DemoSite;
+let scheduler: FakeScheduler;
+const started: DownloaderProcess[] = [];
+
+beforeAll(async () => {
+  site = await startDemoSite({ crawlDelaySeconds: 0 });
+  scheduler = await startFakeScheduler();
+});
+
+afterAll(async () => {
+  await Promise.all(started.map((downloader) => downloader.process.stop()));
+  await Promise.all([site?.stop(), scheduler?.close()]);
+  for (const { dataDirectory } of started) rmSync(dataDirectory, { recursive: true, force: true });
+});
+
+async function startDownloader(dataDirectory?: string): Promise<DownloaderProcess> {
+  const downloader = await startDownloaderProcess({
+    allowDestinations: site.hosts,
+    scheduler: { url: scheduler.url, token: FAKE_SCHEDULER_TOKEN },
+    dataDirectory,
+    extraArguments: ['--page-pool-size', '2', '--lease-ttl-seconds', '60'],
+  });
+  started.push(downloader);
+  return downloader;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function commandLine(entry: ProcessEntry): string {
+  try {
+    return readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+test('SIGTERM lets the renders in flight finish and reports them done, then exits 0', async () => {
+  const downloader = await startDownloader();
+  const tasks = [
+    leaseTaskFor(`${site.baseUrls[0]}/slow?delay_ms=2500`),
+    leaseTaskFor(`${site.baseUrls[1]}/slow?delay_ms=2500`),
+  ];
+  scheduler.queue.push(...tasks);
+  // Both pages are rendering: their requests left and the origin has not answered yet.
+  await waitUntil(
+    async () => (await downloader.client.listDomainRuntime({})).summary.in_flight_count >= 2,
+    20_000,
+  );
+  const lease = scheduler.leaseCalls.find((call) => call.leased_count > 0);
+  expect(lease).toBeDefined();
+
+  expect(await downloader.process.stop(20_000)).toBe(0);
+
+  const reports = scheduler.reportsOf(lease?.lease_id as string);
+  expect(reports).toHaveLength(1);
+  expect(
+    reports[0].result_list.map((result) => [
+      result.url_hash,
+      result.fetch_status,
+      result.fail_reason,
+    ]),
+  ).toEqual(expect.arrayContaining(tasks.map((task) => [task.url_hash, 'done', null])));
+  expect(reports[0].result_list).toHaveLength(2);
+  expect(downloader.process.logLines.map((line) => line.msg)).not.toContain(
+    'browser lost; relaunching',
+  );
+}, 60_000);
+
+test('kill -9 takes every Chromium process along at once; its profile, kept under the data directory, is swept at the next start', async () => {
+  const first = await startDownloader();
+  const profileRoot = join(first.dataDirectory, 'downloader', 'browser-profiles');
+  const chromium = listProcessTree(first.process.child.pid as number).slice(1);
+  expect(chromium.length).toBeGreaterThan(2);
+  // Every browser runs on a profile under the data directory — none in /tmp.
+  const profileArguments = chromium
+    .map(commandLine)
+    .flatMap((line) => /--user-data-dir=(\S+)/.exec(line)?.[1] ?? []);
+  expect(profileArguments.length).toBeGreaterThan(0);
+  for (const profile of profileArguments) expect(profile.startsWith(`${profileRoot}/`)).toBe(true);
+  const [killedProfile] = readdirSync(profileRoot);
+  expect(killedProfile).toBeDefined();
+
+  first.process.child.kill('SIGKILL');
+  await sleep(500);
+  const survivors = chromium.filter(isStillRunning).map((entry) => commandLine(entry));
+  expect(survivors).toEqual([]);
+
+  const second = await startDownloader(first.dataDirectory);
+  expect(existsSync(join(profileRoot, killedProfile))).toBe(false);
+  expect(readdirSync(profileRoot)).toHaveLength(1);
+  const ready = second.process.logLines.find((line) => line.msg === 'downloader core ready');
+  expect(ready?.swept_browser_profile_count).toBe(1);
+  expect(await second.process.stop()).toBe(0);
+  // A graceful stop removes the profile of the browser it closed.
+  expect(readdirSync(profileRoot)).toEqual([]);
+}, 60_000);
