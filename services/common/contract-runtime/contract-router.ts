@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
+import { answerLogLevel } from './answer-log-level';
 import { readBearerToken } from './bearer-token';
 import {
   type CallerIdentity,
@@ -283,7 +284,9 @@ class ResponseContractViolation extends Error {}
 
 function toErrorAnswer(error: unknown, log: Logger): { status: number; body: ErrorBodyWire } {
   if (error instanceof ContractError) {
-    if (error.status >= 500) log.warn({ error_code: error.errorCode }, error.message);
+    if (error.status >= 500) {
+      log[answerLogLevel(error.status)]({ error_code: error.errorCode }, error.message);
+    }
     return { status: error.status, body: error.toBody() };
   }
   if (error instanceof ResponseContractViolation) {
