@@ -526,6 +526,21 @@ export interface components {
         'application/json': components['schemas']['ErrorBody'];
       };
     };
+    /** @description The operation is in the contract but this build of the service does not implement it yet (a scaffolded handler). Nothing changed; do not retry against the same build. */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": "not_implemented",
+         *       "message": "claimDomains is not implemented yet"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The request body exceeds the service's body limit. */
     PayloadTooLarge: {
       headers: {
@@ -607,6 +622,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -637,6 +653,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -697,6 +714,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -721,6 +739,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -766,6 +785,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -812,6 +832,7 @@ export interface operations {
         };
       };
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -843,6 +864,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

@@ -8,7 +8,7 @@ import {
   type TokenAuthenticator,
   tokenKindBySecurityScheme,
 } from './caller-identity';
-import { ContractError, type ErrorBodyWire } from './contract-error';
+import { ContractError, type ErrorBodyWire, type ErrorCode } from './contract-error';
 import type { ContractMetrics } from './contract-metrics';
 import {
   ContractValidators,
@@ -211,7 +211,10 @@ function validateInput(
       reportUnknownField(options, log, definition, 'body', field);
     }
     if (!bodyCheck.validate(body)) {
-      throw invalid(describeValidationErrors('body', bodyCheck.validate.errors));
+      // A body that breaks only a variant rule answers the code its schema names for it.
+      const failure = validators.describeFailure(bodyCheck, body, 'body');
+      const code = (failure.violationErrorCode as ErrorCode | undefined) ?? 'invalid_request';
+      throw new ContractError(400, code, failure.message);
     }
   }
   return { query, path, body };
@@ -250,10 +253,9 @@ function assertResponseMatches(
   const check = validators.response(definition, status);
   if (check && !check.validate(result)) {
     throw new ResponseContractViolation(
-      `answer of ${definition.operationId} violates the contract: ${describeValidationErrors(
-        'response',
-        check.validate.errors,
-      )}`,
+      `answer of ${definition.operationId} violates the contract: ${
+        validators.describeFailure(check, result, 'response').message
+      }`,
     );
   }
 }
