@@ -65,8 +65,9 @@ describe('POST /v1/render and POST /v1/probe: an absolute http(s) URL is a schem
   const accepts = [
     'http://127.0.0.2/',
     'HTTPS://Example.COM:8443/a/b?q=1#top',
-    'https://bücher.example/straße',
-    'http://[::1]:8080/',
+    'https://xn--bcher-kva.example/straße',
+    'http://192.0.2.10:8080/a',
+    'http://under_score.example:/',
   ];
   const refuses = [
     'ftp://example.com/',
@@ -77,6 +78,13 @@ describe('POST /v1/render and POST /v1/probe: an absolute http(s) URL is a schem
     'http://example.com/a b',
     'http://user:secret@example.com/',
     'example.com/page',
+    'https://\u008c/',
+    'https://bücher.example/',
+    'http://[::1]:8080/',
+    'http://1.2.3.256/',
+    'http://example.123/',
+    'http://a..b.example/',
+    'http://example.com:65536/',
   ];
   for (const path of ['/v1/render', '/v1/probe']) {
     const validate = bodyValidator('downloader', 'POST', path);
