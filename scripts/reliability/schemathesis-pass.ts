@@ -81,7 +81,12 @@ export function runSchemathesisPass(
   ];
   const log = createWriteStream(logPath);
   return new Promise((resolve, reject) => {
-    const child = spawn(SCHEMATHESIS_PATH, argumentList, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Run in the output directory: schemathesis keeps a cache (.schemathesis/) in its working
+    // directory, which must not land in the repository.
+    const child = spawn(SCHEMATHESIS_PATH, argumentList, {
+      cwd: options.outputDirectory,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
     child.once('error', reject);
