@@ -14,6 +14,14 @@ function networkInterfaces(): string[] {
     .sort();
 }
 
+/** `unshare` flags that work here: as root a network namespace; otherwise inside a user namespace. */
+function namespaceFlags(): string[] | undefined {
+  for (const flags of [['--net'], ['--user', '--map-root-user', '--net']]) {
+    if (spawnSync('unshare', [...flags, 'true'], { stdio: 'ignore' }).status === 0) return flags;
+  }
+  return undefined;
+}
+
 /**
  * Fuzzing and drills make the downloader fetch URLs it did not choose. Every process of such a
  * run — the services, the fuzzer, the origin — therefore runs in a private network namespace
@@ -36,10 +44,18 @@ export function runInsideLoopbackNamespace(scriptPath: string): void {
     }
     return;
   }
+  const unshareFlags = namespaceFlags();
+  if (unshareFlags === undefined) {
+    console.error(
+      'could not create a loopback-only network namespace: `unshare --net` needs root, or ' +
+        'unprivileged user namespaces for `unshare --user --map-root-user --net`',
+    );
+    process.exit(2);
+  }
   const result = spawnSync(
     'unshare',
     [
-      '--net',
+      ...unshareFlags,
       'bash',
       '-c',
       'ip link set lo up && exec "$@"',
