@@ -15,7 +15,7 @@ import {
   urlOutcomeOf,
 } from './reliability/drill-measurements';
 import { printDrillSummary, type DrillFigures } from './reliability/drill-summary';
-import { runInsideLoopbackNamespace } from './reliability/loopback-namespace';
+import { runCommandInLoopbackNamespace } from './reliability/loopback-namespace';
 import {
   newServiceTokens,
   startDemoSite,
@@ -31,7 +31,6 @@ import {
  * mid-lease, then a second downloader until every URL is final. Prints what was lost, fetched
  * twice, left behind or broken, with PASS/FAIL per target; exits 1 when a target fails.
  */
-runInsideLoopbackNamespace(__filename);
 
 interface DrillOptions {
   cycles: string;
@@ -299,12 +298,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(
-      `drill failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    process.exit(2);
-  },
-);
+runCommandInLoopbackNamespace('drill', __filename, main);

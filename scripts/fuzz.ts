@@ -8,7 +8,7 @@ import type { StartedServiceProcess } from '../services/common/testing/service-p
 import { writeDemoSchemaVariant } from './reliability/demo-schema-variant';
 import { emptyFindings, readFindings, type FuzzFindings } from './reliability/fuzz-findings';
 import { printFuzzSummary, type HealthAtEnd } from './reliability/fuzz-summary';
-import { runInsideLoopbackNamespace } from './reliability/loopback-namespace';
+import { runCommandInLoopbackNamespace } from './reliability/loopback-namespace';
 import {
   runSchemathesisPass,
   SCHEMATHESIS_PATH,
@@ -28,7 +28,6 @@ import {
  * in a private network namespace with only loopback. Prints a table and PASS/FAIL per target;
  * exits 1 when a target fails.
  */
-runInsideLoopbackNamespace(__filename);
 
 const SERVICES: ServiceName[] = ['scheduler', 'downloader', 'sampler'];
 const PHASES_ALL = ['examples', 'coverage', 'fuzzing', 'stateful'];
@@ -223,12 +222,4 @@ async function healthAtEnd(
   );
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(
-      `fuzz failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    process.exit(2);
-  },
-);
+runCommandInLoopbackNamespace('fuzz', __filename, main);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ContractValidators } from '../../services/common/contract-runtime/contract-validators';
 import type { OpenApiDocument } from '../../services/common/contract-runtime/openapi-document';
 import type { OperationDefinition } from '../../services/common/contract-runtime/operation-definition';
+import { failedResult } from '../../services/scheduler/testing/contract-fixtures';
 import { contractServices } from './contract-services';
 import { bundleServiceDocument } from './spec-bundler';
 
@@ -95,19 +96,10 @@ describe('POST /v1/render and POST /v1/probe: an absolute http(s) URL is a schem
 
 describe('POST /v1/report: the fetch_status table is a schema rule answered fetch_status_mismatch', () => {
   const validate = bodyValidator('scheduler', 'POST', '/v1/report');
-  const failed = {
-    url_hash: '0123456789abcdef0123456789abcdef',
-    url: 'https://a.example/',
-    fetch_status: 'failed',
-    fail_reason: 'navigation_timeout',
-    object_id: null,
-    statistics: null,
-    health_signal: null,
-    link_list: null,
-    etag: null,
-    last_modified_at: null,
-    fetched_at: '2026-08-15T07:00:00Z',
-  };
+  const failed = failedResult(
+    { url: 'https://a.example/', url_hash: '0123456789abcdef0123456789abcdef' },
+    'navigation_timeout',
+  );
   const report = (result: Record<string, unknown>) => ({
     lease_id: 'l-0123456789abcdef',
     worker_id: 'w1',

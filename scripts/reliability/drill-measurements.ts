@@ -89,14 +89,16 @@ export async function outboxRowCountOf(dataDirectory: string): Promise<number> {
 /**
  * Profiles and Chromium temporary directories left once every downloader stopped: anything in a
  * downloader's profile root, and Chromium's own leftovers in the drill's TMPDIR (a profile
- * puppeteer made, a singleton-socket directory).
+ * puppeteer made, a singleton-socket directory, a downloader's Chromium TMPDIR not removed).
  */
 export function leakedProfilesOf(profileRoots: readonly string[], temporaryDirectory: string) {
   const left = profileRoots.flatMap((root) =>
     existsSync(root) ? readdirSync(root).map((name) => join(root, name)) : [],
   );
   const chromiumTemporary = readdirSync(temporaryDirectory)
-    .filter((name) => /^(puppeteer_dev_chrome_profile-|org\.chromium\.Chromium\.)/.test(name))
+    .filter((name) =>
+      /^(puppeteer_dev_chrome_profile-|org\.chromium\.Chromium\.|chromium-)/.test(name),
+    )
     .map((name) => join(temporaryDirectory, name));
   return [...left, ...chromiumTemporary];
 }

@@ -78,3 +78,24 @@ export function runInsideLoopbackNamespace(scriptPath: string): void {
   }
   process.exit(result.status);
 }
+
+/**
+ * A reliability command's entry: inside its loopback-only namespace (see above), runs `main` and
+ * exits with its code — 2, with the stack, when it throws.
+ */
+export function runCommandInLoopbackNamespace(
+  name: string,
+  scriptPath: string,
+  main: () => Promise<number>,
+): void {
+  runInsideLoopbackNamespace(scriptPath);
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(
+        `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      process.exit(2);
+    },
+  );
+}

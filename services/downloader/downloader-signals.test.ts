@@ -47,6 +47,16 @@ async function startDownloader(dataDirectory?: string): Promise<DownloaderProces
   return downloader;
 }
 
+/** TMPDIR in a process's environment (undefined when it has none or is gone). */
+function environmentTemporaryDirectory(entry: ProcessEntry): string | undefined {
+  try {
+    const variables = readFileSync(`/proc/${entry.pid}/environ`, 'utf8').split('\0');
+    return variables.find((variable) => variable.startsWith('TMPDIR='))?.slice('TMPDIR='.length);
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function commandLine(entry: ProcessEntry): string {
@@ -102,18 +112,30 @@ test('kill -9 takes every Chromium process along at once; its profile, kept unde
   for (const profile of profileArguments) expect(profile.startsWith(`${profileRoot}/`)).toBe(true);
   const [killedProfile] = readdirSync(profileRoot);
   expect(killedProfile).toBeDefined();
+  // Chromium's TMPDIR (its singleton socket's directory) is the downloader's own, emptied at start.
+  const chromiumTemporary = new Set(
+    chromium.flatMap((entry) => environmentTemporaryDirectory(entry) ?? []),
+  );
+  expect(chromiumTemporary.size).toBe(1);
+  const [temporaryDirectory] = [...chromiumTemporary];
+  expect(temporaryDirectory).toMatch(/\/chromium-[0-9a-f]{10}$/);
+  expect(readdirSync(temporaryDirectory as string).length).toBeGreaterThan(0);
 
   first.process.child.kill('SIGKILL');
   await sleep(500);
   const survivors = chromium.filter(isStillRunning).map((entry) => commandLine(entry));
   expect(survivors).toEqual([]);
 
+  const leftInTemporary = readdirSync(temporaryDirectory as string);
   const second = await startDownloader(first.dataDirectory);
   expect(existsSync(join(profileRoot, killedProfile))).toBe(false);
+  const nowInTemporary = readdirSync(temporaryDirectory as string);
+  expect(nowInTemporary.filter((name) => leftInTemporary.includes(name))).toEqual([]);
   expect(readdirSync(profileRoot)).toHaveLength(1);
   const ready = second.process.logLines.find((line) => line.msg === 'downloader core ready');
   expect(ready?.swept_browser_profile_count).toBe(1);
   expect(await second.process.stop()).toBe(0);
-  // A graceful stop removes the profile of the browser it closed.
+  // A graceful stop removes the profile of the browser it closed, and Chromium's TMPDIR.
   expect(readdirSync(profileRoot)).toEqual([]);
+  expect(existsSync(temporaryDirectory as string)).toBe(false);
 }, 60_000);

@@ -36,7 +36,8 @@ const DROPPED_DEFAULT_ARGUMENTS = new Set(['--disable-popup-blocking']);
  * - **Chromium dies with the downloader**, even on kill -9: it runs under the containment
  *   (a PID namespace with parent-death signals where the machine allows it).
  * - **The profile lives under the data directory** (BrowserProfiles), as does Chromium's
- *   XDG config and cache (crash reports would otherwise land in $HOME/.config/chromium).
+ *   XDG config and cache (crash reports would otherwise land in $HOME/.config/chromium); its
+ *   TMPDIR is a short directory of the profile root's own, emptied at start.
  * - DevTools over a pipe: no debugging port that a page (or anything else) could reach.
  */
 export async function launchBrowser(settings: BrowserLaunchSettings): Promise<LaunchedBrowser> {
@@ -68,6 +69,7 @@ export async function launchBrowser(settings: BrowserLaunchSettings): Promise<La
         ...process.env,
         XDG_CONFIG_HOME: join(profileDirectory, 'xdg-config'),
         XDG_CACHE_HOME: join(profileDirectory, 'xdg-cache'),
+        TMPDIR: settings.profiles.temporaryDirectory,
       },
       defaultViewport: { width: 1280, height: 900 },
       protocolTimeout: 30_000,
