@@ -46,10 +46,8 @@ import type {
   LeaseResponse,
   ReportResult,
 } from '../services/scheduler/frontier/wire-types';
-import {
-  frontierSettingsOf,
-  readSchedulerSettings,
-} from '../services/scheduler/scheduler-settings';
+import { readSettings } from '../services/common/config/settings';
+import { frontierSettingsOf, SCHEDULER_SETTINGS } from '../services/scheduler/scheduler-settings';
 
 const STAGES = (process.env.BENCH_FRONTIER_STAGES ?? '10000,100000,1000000').split(',').map(Number);
 const DOMAIN_COUNT = Number(process.env.BENCH_FRONTIER_DOMAINS ?? 100_000);
@@ -109,7 +107,7 @@ async function growFrontier(
   const frontier = await Frontier.open({
     keyspace: openServiceKeyspace('scheduler', backend),
     clock: { nowMs: () => Date.now() },
-    settings: frontierSettingsOf(readSchedulerSettings({}, {})),
+    settings: frontierSettingsOf(readSettings(SCHEDULER_SETTINGS, {}, {})),
     logger: pino({ level: 'silent' }),
     registry: new Registry(),
     probe: undefined,

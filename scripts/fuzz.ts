@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { SamplerClient } from '../generated/sampler';
-import type { ServiceName } from '../services/common/config/service-config';
+import type { ServiceName } from '../services/common/storage/service-name';
 import type { StartedServiceProcess } from '../services/common/testing/service-process';
 import { writeDemoSchemaVariant } from './reliability/demo-schema-variant';
 import { emptyFindings, readFindings, type FuzzFindings } from './reliability/fuzz-findings';

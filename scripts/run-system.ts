@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { SchedulerClient } from '../generated/scheduler';
-import type { ServiceName } from '../services/common/config/service-config';
+import type { ServiceName } from '../services/common/storage/service-name';
 import {
   startSupervisedProcess,
   stopSupervisedProcesses,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ServiceName } from '../../services/common/config/service-config';
+import type { ServiceName } from '../../services/common/storage/service-name';
 import {
   startServiceProcess,
   type StartedServiceProcess,

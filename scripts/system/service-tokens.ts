@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ServiceName } from '../../services/common/config/service-config';
+import type { ServiceName } from '../../services/common/storage/service-name';
 
 export type ServiceTokens = Record<ServiceName, string>;
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { defaultPorts, type ServiceName } from '../../services/common/config/service-config';
+import { defaultPorts } from '../../services/common/config/service-config';
+import type { ServiceName } from '../../services/common/storage/service-name';
 import type { ServiceTokens } from './service-tokens';
 
 /** Where everything of one local system run lives and listens. */

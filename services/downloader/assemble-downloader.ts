@@ -8,7 +8,7 @@ import {
 } from '../common/storage/open-storage-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
 import { DownloaderCore } from './downloader-core';
-import { addDownloaderOptions, readDownloaderSettings } from './downloader-settings';
+import { DOWNLOADER_SETTINGS, downloaderSettingsOf } from './downloader-settings';
 import type { HostLookup } from './egress/destination-resolver';
 import { createDownloaderHandlers } from './handlers';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
@@ -30,13 +30,13 @@ export interface DownloaderDependencies {
 export function downloaderServiceDefinition(
   environmentVariables: NodeJS.ProcessEnv,
   dependencies: DownloaderDependencies = {},
-): ServiceDefinition {
+): ServiceDefinition<typeof DOWNLOADER_SETTINGS> {
   return {
     serviceName: 'downloader',
     apiDocument: openApiDocument,
-    extendCommand: addDownloaderOptions,
-    assemble: async ({ config, options, logger, registry, routerOptions }) => {
-      const settings = readDownloaderSettings(options, environmentVariables);
+    settingDefinitions: DOWNLOADER_SETTINGS,
+    assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
+      const settings = downloaderSettingsOf(values);
       const backend = await openStorageBackend(
         storageBackendSettingsFromEnvironment('downloader', {
           ...environmentVariables,

@@ -1,4 +1,5 @@
 import { runService, type RunningService } from '../common/service-host/run-service';
+import { runAsProgram } from '../common/service-host/service-main';
 import { downloaderServiceDefinition, type DownloaderDependencies } from './assemble-downloader';
 
 /** Starts the downloader as its own process (see `--help` for flags and environment variables). */
@@ -10,11 +11,4 @@ export function startDownloader(
   return runService(downloaderServiceDefinition(environment, dependencies), argv, environment);
 }
 
-if (require.main === module) {
-  startDownloader().catch((error: unknown) => {
-    console.error(
-      `downloader failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
-  });
-}
+if (require.main === module) runAsProgram('downloader', () => startDownloader());

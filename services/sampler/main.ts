@@ -1,6 +1,7 @@
 import { createSamplerRouter } from '../../generated/sampler';
 import openApiDocument from '../../generated/sampler/openapi.json';
 import { runService, type RunningService } from '../common/service-host/run-service';
+import { runAsProgram } from '../common/service-host/service-main';
 import { createSamplerHandlers } from './handlers';
 
 /** Starts the sampler as its own process (see `--help` for flags and environment variables). */
@@ -12,6 +13,7 @@ export function startSampler(
     {
       serviceName: 'sampler',
       apiDocument: openApiDocument,
+      settingDefinitions: {},
       assemble: async ({ config, logger, routerOptions }) => ({
         contractRouter: createSamplerRouter(
           createSamplerHandlers({ config, logger }),
@@ -24,11 +26,4 @@ export function startSampler(
   );
 }
 
-if (require.main === module) {
-  startSampler().catch((error: unknown) => {
-    console.error(
-      `sampler failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
-  });
-}
+if (require.main === module) runAsProgram('sampler', () => startSampler());

@@ -15,9 +15,8 @@ import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
 import {
-  addSchedulerOptions,
   frontierSettingsOf,
-  readSchedulerSettings,
+  SCHEDULER_SETTINGS,
   type SchedulerSettingValues,
 } from './scheduler-settings';
 
@@ -36,13 +35,12 @@ export interface SchedulerDependencies {
 export function schedulerServiceDefinition(
   environmentVariables: NodeJS.ProcessEnv,
   dependencies: SchedulerDependencies = {},
-): ServiceDefinition {
+): ServiceDefinition<typeof SCHEDULER_SETTINGS> {
   return {
     serviceName: 'scheduler',
     apiDocument: openApiDocument,
-    extendCommand: addSchedulerOptions,
-    assemble: async ({ config, options, logger, registry, routerOptions }) => {
-      const values = readSchedulerSettings(options, environmentVariables);
+    settingDefinitions: SCHEDULER_SETTINGS,
+    assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
       const openedBackend = await openStorageBackend(
         storageBackendSettingsFromEnvironment('scheduler', {
           ...environmentVariables,

@@ -1,4 +1,5 @@
 import { runService, type RunningService } from '../common/service-host/run-service';
+import { runAsProgram } from '../common/service-host/service-main';
 import { schedulerServiceDefinition, type SchedulerDependencies } from './assemble-scheduler';
 
 /** Starts the scheduler as its own process (see `--help` for flags and environment variables). */
@@ -10,11 +11,4 @@ export function startScheduler(
   return runService(schedulerServiceDefinition(environment, dependencies), argv, environment);
 }
 
-if (require.main === module) {
-  startScheduler().catch((error: unknown) => {
-    console.error(
-      `scheduler failed to start: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    process.exit(1);
-  });
-}
+if (require.main === module) runAsProgram('scheduler', () => startScheduler());

@@ -1,15 +1,13 @@
-import { Command } from 'commander';
-import {
-  addSchedulerOptions,
-  frontierSettingsOf,
-  readSchedulerSettings,
-} from './scheduler-settings';
+import { parseServiceConfig } from '../common/config/service-config';
+import { frontierSettingsOf, SCHEDULER_SETTINGS } from './scheduler-settings';
 
 function parse(argv: string[], environment: NodeJS.ProcessEnv = {}) {
-  const command = new Command('scheduler').exitOverride();
-  addSchedulerOptions(command);
-  command.parse(['node', 'scheduler', ...argv]);
-  return readSchedulerSettings(command.opts(), environment);
+  return parseServiceConfig(
+    'scheduler',
+    ['node', 'scheduler', '--token', 'a-token-of-16-characters', ...argv],
+    environment,
+    SCHEDULER_SETTINGS,
+  ).settings;
 }
 
 describe('scheduler settings', () => {

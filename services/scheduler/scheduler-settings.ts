@@ -1,342 +1,214 @@
-import { Option, type Command } from 'commander';
-import type { FrontierSettings } from './frontier/frontier-settings';
+import { parseAs, setting, type SettingValues } from '../common/config/settings';
 import { CRAWLER_PRODUCT_TOKEN } from '../common/config/crawler-identity';
+import type { FrontierSettings } from './frontier/frontier-settings';
 
 /*
- * The scheduler's own flags and environment variables. Each setting is declared once, here: the
- * flag (listed by --help), the variable, the default and the allowed range. A flag wins over the
- * variable, the variable over the default; a value out of range stops the start with a message
- * that names the setting.
+ * The scheduler's own flags and environment variables, declared once each (flag, variable,
+ * default, allowed range) and read by the shared settings module: a flag wins over the variable,
+ * the variable over the default; a value out of range stops the start naming the setting.
  */
-
-interface SettingDefinition {
-  flag: string;
-  variable: string;
-  description: string;
-  kind: 'integer' | 'ratio' | 'text';
-  defaultValue?: number | string;
-  min?: number;
-  max?: number;
-}
-
-const integer = (
-  flag: string,
-  variable: string,
-  description: string,
-  defaultValue: number,
-  min: number,
-  max: number,
-): SettingDefinition & { kind: 'integer' } => ({
-  flag,
-  variable,
-  description,
-  kind: 'integer',
-  defaultValue,
-  min,
-  max,
-});
-
-const ratio = (
-  flag: string,
-  variable: string,
-  description: string,
-  defaultValue: number,
-): SettingDefinition & { kind: 'ratio' } => ({
-  flag,
-  variable,
-  description,
-  kind: 'ratio',
-  defaultValue,
-  min: 0,
-  max: 1,
-});
-
-const text = (
-  flag: string,
-  variable: string,
-  description: string,
-  defaultValue?: string,
-): SettingDefinition & { kind: 'text' } => ({
-  flag,
-  variable,
-  description,
-  kind: 'text',
-  defaultValue,
-});
 
 const DAY_SECONDS = 86_400;
 
 export const SCHEDULER_SETTINGS = {
-  downloaderUrl: text(
+  downloaderUrl: setting(
     '--downloader-url <url>',
     'DOWNLOADER_URL',
     'base URL of the downloader, for probes',
+    parseAs.absoluteUrl,
     'http://127.0.0.1:7102',
   ),
-  downloaderToken: text(
+  downloaderToken: setting(
     '--downloader-token <token>',
     'DOWNLOADER_TOKEN',
     "the downloader's bearer token, for probes",
+    parseAs.text,
   ),
-  domainInFlightCap: integer(
+  domainInFlightCap: setting(
     '--domain-in-flight-cap <count>',
     'SCHEDULER_DOMAIN_IN_FLIGHT_CAP',
     'leased URLs per domain at once',
+    parseAs.wholeNumber(1, 1000),
     2,
-    1,
-    1000,
   ),
-  taskTimeoutMs: integer(
+  taskTimeoutMs: setting(
     '--task-timeout-ms <ms>',
     'SCHEDULER_TASK_TIMEOUT_MS',
     'timeout_ms of every lease task',
+    parseAs.wholeNumber(1000, 120_000),
     30_000,
-    1000,
-    120_000,
   ),
-  maxAttemptCount: integer(
+  maxAttemptCount: setting(
     '--max-attempt-count <count>',
     'SCHEDULER_MAX_ATTEMPT_COUNT',
     'failed fetches in a row before a URL is parked as failed',
+    parseAs.wholeNumber(1, 100),
     3,
-    1,
-    100,
   ),
-  retryBackoffSeconds: integer(
+  retryBackoffSeconds: setting(
     '--retry-backoff-seconds <seconds>',
     'SCHEDULER_RETRY_BACKOFF_SECONDS',
     'wait before retrying a failed fetch; doubles per failure',
+    parseAs.wholeNumber(1, DAY_SECONDS),
     300,
-    1,
-    DAY_SECONDS,
   ),
-  maxRetryBackoffSeconds: integer(
+  maxRetryBackoffSeconds: setting(
     '--max-retry-backoff-seconds <seconds>',
     'SCHEDULER_MAX_RETRY_BACKOFF_SECONDS',
     'cap of the retry wait',
+    parseAs.wholeNumber(1, 30 * DAY_SECONDS),
     21_600,
-    1,
-    30 * DAY_SECONDS,
   ),
-  maxLeaseExpiryCount: integer(
+  maxLeaseExpiryCount: setting(
     '--max-lease-expiry-count <count>',
     'SCHEDULER_MAX_LEASE_EXPIRY_COUNT',
     'leases expiring on a URL in a row before it is parked as failed',
+    parseAs.wholeNumber(1, 100),
     3,
-    1,
-    100,
   ),
-  revisitIntervalSeconds: integer(
+  revisitIntervalSeconds: setting(
     '--revisit-interval-seconds <seconds>',
     'SCHEDULER_REVISIT_INTERVAL_SECONDS',
     're-visit interval of done URLs when the rule names none',
+    parseAs.wholeNumber(60, 365 * DAY_SECONDS),
     DAY_SECONDS,
-    60,
-    365 * DAY_SECONDS,
   ),
-  maxRevisitIntervalSeconds: integer(
+  maxRevisitIntervalSeconds: setting(
     '--max-revisit-interval-seconds <seconds>',
     'SCHEDULER_MAX_REVISIT_INTERVAL_SECONDS',
     'cap of the re-visit interval that doubles on not_modified',
+    parseAs.wholeNumber(60, 365 * DAY_SECONDS),
     30 * DAY_SECONDS,
-    60,
-    365 * DAY_SECONDS,
   ),
-  leaseResultTtlSeconds: integer(
+  leaseResultTtlSeconds: setting(
     '--lease-result-ttl-seconds <seconds>',
     'SCHEDULER_LEASE_RESULT_TTL_SECONDS',
     'how long report answers are kept for repeats',
+    parseAs.wholeNumber(3600, 30 * DAY_SECONDS),
     DAY_SECONDS,
-    3600,
-    30 * DAY_SECONDS,
   ),
-  activityRecordTtlSeconds: integer(
+  activityRecordTtlSeconds: setting(
     '--activity-record-ttl-seconds <seconds>',
     'SCHEDULER_ACTIVITY_RECORD_TTL_SECONDS',
     'how long report and lease-expiry records are kept',
+    parseAs.wholeNumber(DAY_SECONDS, 365 * DAY_SECONDS),
     7 * DAY_SECONDS,
-    DAY_SECONDS,
-    365 * DAY_SECONDS,
   ),
-  maxWaitingUrlCount: integer(
+  maxWaitingUrlCount: setting(
     '--max-waiting-url-count <count>',
     'SCHEDULER_MAX_WAITING_URL_COUNT',
     'links kept per domain that has no rule yet',
+    parseAs.wholeNumber(10, 10_000_000),
     10_000,
-    10,
-    10_000_000,
   ),
-  robotsUserAgent: text(
+  robotsUserAgent: setting(
     '--robots-user-agent <token>',
     'SCHEDULER_ROBOTS_USER_AGENT',
     'user-agent token matched in robots.txt (the downloader User-Agent product token)',
+    parseAs.text,
     CRAWLER_PRODUCT_TOKEN,
   ),
-  healthWindowResultCount: integer(
+  healthWindowResultCount: setting(
     '--health-window-result-count <count>',
     'SCHEDULER_HEALTH_WINDOW_RESULT_COUNT',
     "results in a domain's health window",
+    parseAs.wholeNumber(2, 10_000),
     20,
-    2,
-    10_000,
   ),
-  healthMinResultCount: integer(
+  healthMinResultCount: setting(
     '--health-min-result-count <count>',
     'SCHEDULER_HEALTH_MIN_RESULT_COUNT',
     'results needed before the window can pause a domain',
+    parseAs.wholeNumber(1, 10_000),
     5,
-    1,
-    10_000,
   ),
-  healthMinXhrCount: integer(
+  healthMinXhrCount: setting(
     '--health-min-xhr-count <count>',
     'SCHEDULER_HEALTH_MIN_XHR_COUNT',
     'XHRs needed before the XHR ratios count',
+    parseAs.wholeNumber(1, 1_000_000),
     10,
-    1,
-    1_000_000,
   ),
-  healthXhrErrorRatio: ratio(
+  healthXhrErrorRatio: setting(
     '--health-xhr-error-ratio <ratio>',
     'SCHEDULER_HEALTH_XHR_ERROR_RATIO',
     'XHRs answered >= 500 that pause a domain',
+    parseAs.number(0, 1),
     0.5,
   ),
-  healthXhrThrottledRatio: ratio(
+  healthXhrThrottledRatio: setting(
     '--health-xhr-throttled-ratio <ratio>',
     'SCHEDULER_HEALTH_XHR_THROTTLED_RATIO',
     'XHRs answered 429 that pause a domain',
+    parseAs.number(0, 1),
     0.3,
   ),
-  healthXhrDeniedRatio: ratio(
+  healthXhrDeniedRatio: setting(
     '--health-xhr-denied-ratio <ratio>',
     'SCHEDULER_HEALTH_XHR_DENIED_RATIO',
     'XHRs answered 401/403 that pause a domain',
+    parseAs.number(0, 1),
     0.5,
   ),
-  healthOriginFailureRatio: ratio(
+  healthOriginFailureRatio: setting(
     '--health-origin-failure-ratio <ratio>',
     'SCHEDULER_HEALTH_ORIGIN_FAILURE_RATIO',
     'results failed with 5xx, 429 or a challenge that pause a domain',
+    parseAs.number(0, 1),
     0.5,
   ),
-  healthPauseSeconds: integer(
+  healthPauseSeconds: setting(
     '--health-pause-seconds <seconds>',
     'SCHEDULER_HEALTH_PAUSE_SECONDS',
     'wait before the first probe; doubles per unhealthy probe',
+    parseAs.wholeNumber(1, DAY_SECONDS),
     60,
-    1,
-    DAY_SECONDS,
   ),
-  healthMaxPauseSeconds: integer(
+  healthMaxPauseSeconds: setting(
     '--health-max-pause-seconds <seconds>',
     'SCHEDULER_HEALTH_MAX_PAUSE_SECONDS',
     'cap of the wait between probes',
+    parseAs.wholeNumber(1, 7 * DAY_SECONDS),
     3600,
-    1,
-    7 * DAY_SECONDS,
   ),
-  probeRetrySeconds: integer(
+  probeRetrySeconds: setting(
     '--probe-retry-seconds <seconds>',
     'SCHEDULER_PROBE_RETRY_SECONDS',
     'wait after a probe that did not reach the origin',
+    parseAs.wholeNumber(1, DAY_SECONDS),
     15,
-    1,
-    DAY_SECONDS,
   ),
-  probeTimeoutMs: integer(
+  probeTimeoutMs: setting(
     '--probe-timeout-ms <ms>',
     'SCHEDULER_PROBE_TIMEOUT_MS',
     'timeout_ms sent with probes',
+    parseAs.wholeNumber(1000, 120_000),
     10_000,
-    1000,
-    120_000,
   ),
-  probeConcurrency: integer(
+  probeConcurrency: setting(
     '--probe-concurrency <count>',
     'SCHEDULER_PROBE_CONCURRENCY',
     'probes in flight at once',
+    parseAs.wholeNumber(1, 100),
     4,
-    1,
-    100,
   ),
-  runtimeWriteIntervalMs: integer(
+  runtimeWriteIntervalMs: setting(
     '--runtime-write-interval-ms <ms>',
     'SCHEDULER_RUNTIME_WRITE_INTERVAL_MS',
     'how often changed domain_runtime rows are written behind memory',
+    parseAs.wholeNumber(100, 600_000),
     10_000,
-    100,
-    600_000,
   ),
-  maintenanceIntervalMs: integer(
+  maintenanceIntervalMs: setting(
     '--maintenance-interval-ms <ms>',
     'SCHEDULER_MAINTENANCE_INTERVAL_MS',
     'tick of reclaiming, re-visits, write-behind and probes',
+    parseAs.wholeNumber(10, 60_000),
     1000,
-    10,
-    60_000,
   ),
-} as const satisfies Record<string, SettingDefinition>;
+} as const;
 
-type SettingName = keyof typeof SCHEDULER_SETTINGS;
-type SettingValue<Name extends SettingName> =
-  (typeof SCHEDULER_SETTINGS)[Name]['kind'] extends 'text' ? string | undefined : number;
-export type SchedulerSettingValues = { [Name in SettingName]: SettingValue<Name> };
-
-function optionOf(definition: SettingDefinition): Option {
-  const shown = definition.defaultValue === undefined ? '' : `; default ${definition.defaultValue}`;
-  return new Option(
-    definition.flag,
-    `${definition.description} (env ${definition.variable}${shown})`,
-  );
-}
-
-/** Adds the scheduler's flags to the service command (so --help lists them). */
-export function addSchedulerOptions(command: Command): void {
-  for (const definition of Object.values(SCHEDULER_SETTINGS))
-    command.addOption(optionOf(definition));
-}
-
-/** Reads every setting from the parsed flags, then the environment, then the default. */
-export function readSchedulerSettings(
-  options: Record<string, unknown>,
-  environment: NodeJS.ProcessEnv,
-): SchedulerSettingValues {
-  const values: Record<string, number | string | undefined> = {};
-  for (const [name, definition] of Object.entries(SCHEDULER_SETTINGS) as Array<
-    [string, SettingDefinition]
-  >) {
-    const given = options[optionOf(definition).attributeName()] ?? environment[definition.variable];
-    values[name] = parseSetting(
-      definition,
-      typeof given === 'string' && given.trim() !== '' ? given.trim() : undefined,
-    );
-  }
-  return values as SchedulerSettingValues;
-}
-
-function parseSetting(
-  definition: SettingDefinition,
-  given: string | undefined,
-): number | string | undefined {
-  if (given === undefined) return definition.defaultValue;
-  if (definition.kind === 'text') return given;
-  const value = Number(given);
-  const isWhole = definition.kind !== 'integer' || Number.isSafeInteger(value);
-  if (
-    !Number.isFinite(value) ||
-    !isWhole ||
-    value < (definition.min ?? -Infinity) ||
-    value > (definition.max ?? Infinity)
-  ) {
-    throw new Error(
-      `${definition.flag.split(' ')[0]} / ${definition.variable} must be ${
-        definition.kind === 'integer' ? 'a whole number' : 'a number'
-      } from ${definition.min} to ${definition.max}, got "${given}"`,
-    );
-  }
-  return value;
-}
+export type SchedulerSettingValues = SettingValues<typeof SCHEDULER_SETTINGS>;
 
 export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSettings {
   return {
@@ -353,7 +225,7 @@ export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSett
     leaseResultTtlSeconds: values.leaseResultTtlSeconds,
     activityRecordTtlSeconds: values.activityRecordTtlSeconds,
     maxWaitingUrlCountPerDomain: values.maxWaitingUrlCount,
-    robotsUserAgent: values.robotsUserAgent ?? CRAWLER_PRODUCT_TOKEN,
+    robotsUserAgent: values.robotsUserAgent,
     health: {
       windowResultCount: values.healthWindowResultCount,
       minResultCount: values.healthMinResultCount,

@@ -1,4 +1,13 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import type { ServiceName } from '../storage/service-name';
+import {
+  addSettingOptions,
+  parseAs,
+  readSettings,
+  setting,
+  type SettingDefinitions,
+  type SettingValues,
+} from './settings';
 
 /** What every service process needs, from flags first, then environment, then defaults. */
 export interface ServiceConfig {
@@ -13,8 +22,6 @@ export interface ServiceConfig {
   shouldValidateResponses: boolean;
 }
 
-export type ServiceName = 'scheduler' | 'downloader' | 'sampler';
-
 export const defaultPorts: Readonly<Record<ServiceName, number>> = {
   scheduler: 7101,
   downloader: 7102,
@@ -26,72 +33,74 @@ export function environmentPrefix(serviceName: ServiceName): string {
   return serviceName.toUpperCase();
 }
 
-/**
- * Parses the common flags. `extend` lets a service add its own options to the same command so
- * `--help` lists everything in one place.
- */
-export function parseServiceConfig(
-  serviceName: ServiceName,
-  argv: string[],
-  environment: NodeJS.ProcessEnv,
-  extend?: (command: Command) => void,
-): { config: ServiceConfig; options: Record<string, unknown> } {
+/** The flags every service has; the variables carry the service's prefix. */
+function commonSettingsOf(serviceName: ServiceName) {
   const prefix = environmentPrefix(serviceName);
-  const command = new Command(serviceName)
-    .description(`the ${serviceName} service of the render-crawler`)
-    .option(
-      '--host <address>',
-      `listen address (env ${prefix}_HOST)`,
-      environment[`${prefix}_HOST`] ?? '127.0.0.1',
-    )
-    .option(
-      '--port <number>',
-      `listen port (env ${prefix}_PORT)`,
-      parsePort,
-      parsePort(environment[`${prefix}_PORT`] ?? String(defaultPorts[serviceName])),
-    )
-    .option(
-      '--token <token>',
-      `this service's bearer token (env ${prefix}_TOKEN)`,
-      environment[`${prefix}_TOKEN`],
-    )
-    .option(
-      '--data-dir <path>',
-      'data directory root (env DATA_DIR)',
-      environment.DATA_DIR ?? './.data',
-    )
-    .option(
-      '--validate-responses',
-      'validate every answer against the contract (env CONTRACT_VALIDATE_RESPONSES=1)',
-      environment.CONTRACT_VALIDATE_RESPONSES === '1',
-    )
-    .exitOverride();
-  extend?.(command);
-  command.parse(argv, { from: 'node' });
-  const options = command.opts();
-  const token = options.token as string | undefined;
-  if (!token || token.length < 16) {
-    throw new Error(
-      `${prefix}_TOKEN (or --token) must be set to a secret of at least 16 characters`,
-    );
-  }
   return {
-    config: {
-      serviceName,
-      host: options.host as string,
-      port: options.port as number,
-      token,
-      dataDirectory: options.dataDir as string,
-      shouldValidateResponses: options.validateResponses as boolean,
-    },
-    options,
+    host: setting(
+      '--host <address>',
+      `${prefix}_HOST`,
+      'listen address',
+      parseAs.text,
+      '127.0.0.1',
+    ),
+    port: setting(
+      '--port <number>',
+      `${prefix}_PORT`,
+      'listen port',
+      parseAs.wholeNumber(0, 65535),
+      defaultPorts[serviceName],
+    ),
+    token: setting(
+      '--token <token>',
+      `${prefix}_TOKEN`,
+      "this service's bearer token (at least 16 characters; never logged)",
+      parseAs.text,
+    ),
+    dataDirectory: setting(
+      '--data-dir <path>',
+      'DATA_DIR',
+      'data directory root',
+      parseAs.text,
+      './.data',
+    ),
+    shouldValidateResponses: setting(
+      '--validate-responses',
+      'CONTRACT_VALIDATE_RESPONSES',
+      'validate every answer against the contract (on in tests)',
+      parseAs.onOff,
+      false,
+    ),
   };
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`not a port number: ${value}`);
+/**
+ * Parses the common flags and the service's own `definitions` from one command, so `--help`
+ * lists everything in one place. `--help` prints and throws commander's helpDisplayed error
+ * (exit code 0); the entry point exits quietly on it.
+ */
+export function parseServiceConfig<Definitions extends SettingDefinitions>(
+  serviceName: ServiceName,
+  argv: string[],
+  environment: NodeJS.ProcessEnv,
+  definitions: Definitions,
+): { config: ServiceConfig; settings: SettingValues<Definitions> } {
+  const common = commonSettingsOf(serviceName);
+  const command = new Command(serviceName)
+    .description(`the ${serviceName} service of the render-crawler`)
+    .exitOverride();
+  addSettingOptions(command, common);
+  addSettingOptions(command, definitions);
+  command.parse(argv, { from: 'node' });
+  const options = command.opts();
+  const values = readSettings(common, options, environment);
+  if (values.token === undefined || values.token.length < 16) {
+    throw new Error(
+      `${environmentPrefix(serviceName)}_TOKEN (or --token) must be set to a secret of at least 16 characters`,
+    );
   }
-  return port;
+  return {
+    config: { serviceName, ...values, token: values.token },
+    settings: readSettings(definitions, options, environment),
+  };
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServiceName } from '../config/service-config';
+import type { ServiceName } from '../storage/service-name';
 
 export interface NodeEntryPoint {
   command: string;

@@ -1,23 +1,24 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Command } from 'commander';
 import type { Express, Router } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
 import { ContractMetrics } from '../contract-runtime/contract-metrics';
 import type { ContractRouterOptions } from '../contract-runtime/contract-router';
-import { parseServiceConfig, type ServiceConfig, type ServiceName } from '../config/service-config';
+import { parseServiceConfig, type ServiceConfig } from '../config/service-config';
+import type { SettingDefinitions, SettingValues } from '../config/settings';
+import type { ServiceName } from '../storage/service-name';
 import { createLogger } from '../logging/create-logger';
 import { createServiceApp } from './create-service-app';
 import { answerMalformedRequestsWithErrorBody } from './malformed-request-answer';
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
 
 /** What the process gives a service while assembling it. */
-export interface ServiceEnvironment {
+export interface ServiceEnvironment<Definitions extends SettingDefinitions = SettingDefinitions> {
   config: ServiceConfig;
-  /** The service's own command-line options (added through `extendCommand`). */
-  options: Record<string, unknown>;
+  /** The service's own settings, read from its `settingDefinitions` (flag > variable > default). */
+  settings: SettingValues<Definitions>;
   logger: Logger;
   registry: Registry;
   /** Ready-made options for the generated router; a service may replace `authenticate`. */
@@ -36,13 +37,14 @@ export interface ServiceAssembly {
   isHealthy?: () => boolean;
 }
 
-export interface ServiceDefinition {
+export interface ServiceDefinition<Definitions extends SettingDefinitions = SettingDefinitions> {
   serviceName: ServiceName;
   apiDocument: { info: { title: string } };
-  extendCommand?: (command: Command) => void;
+  /** The service's own flags and variables, listed by --help next to the common ones. */
+  settingDefinitions: Definitions;
   /** Replaces the default service-token check (the sampler also admits consumer tokens). */
-  createAuthenticator?: (environment: ServiceEnvironment) => TokenAuthenticator;
-  assemble: (environment: ServiceEnvironment) => Promise<ServiceAssembly>;
+  createAuthenticator?: (environment: ServiceEnvironment<Definitions>) => TokenAuthenticator;
+  assemble: (environment: ServiceEnvironment<Definitions>) => Promise<ServiceAssembly>;
 }
 
 export interface RunningService {
@@ -58,16 +60,16 @@ const shutdownBudgetMs = 15_000;
  * graceful shutdown on SIGINT/SIGTERM (stop accepting, finish in-flight requests, stop background
  * work, close storage) bounded by a budget so a stuck dependency cannot keep the process alive.
  */
-export async function runService(
-  definition: ServiceDefinition,
+export async function runService<Definitions extends SettingDefinitions>(
+  definition: ServiceDefinition<Definitions>,
   argv: string[] = process.argv,
   environmentVariables: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningService> {
-  const { config, options } = parseServiceConfig(
+  const { config, settings } = parseServiceConfig(
     definition.serviceName,
     argv,
     environmentVariables,
-    definition.extendCommand,
+    definition.settingDefinitions,
   );
   const logger = createLogger(definition.serviceName);
   const registry = new Registry();
@@ -79,7 +81,13 @@ export async function runService(
     metrics: new ContractMetrics(registry, definition.serviceName),
     shouldValidateResponses: config.shouldValidateResponses,
   };
-  const environment: ServiceEnvironment = { config, options, logger, registry, routerOptions };
+  const environment: ServiceEnvironment<Definitions> = {
+    config,
+    settings,
+    logger,
+    registry,
+    routerOptions,
+  };
   if (definition.createAuthenticator) {
     routerOptions.authenticate = definition.createAuthenticator(environment);
   }

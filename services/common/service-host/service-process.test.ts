@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceName } from '../config/service-config';
+import type { ServiceName } from '../storage/service-name';
+import { serviceEntryPoint } from '../process/service-entry-point';
 import { startServiceProcess, type StartedServiceProcess } from '../testing/service-process';
 
 const token = 'test-service-token-0123456789';
@@ -11,6 +13,33 @@ const services: Array<[ServiceName, string]> = [
   ['downloader', 'Downloader API'],
   ['sampler', 'Sampler API'],
 ];
+
+describe.each(services)('the %s program', (service) => {
+  it('prints its flags for --help and exits 0', async () => {
+    const entry = serviceEntryPoint(service);
+    const result = spawnSync(entry.command, [...entry.argumentList, '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, [`${service.toUpperCase()}_TOKEN`]: '' },
+      timeout: 20_000,
+    });
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(result.stdout).toContain(`Usage: ${service} [options]`);
+    expect(result.stdout).toContain(`(env ${service.toUpperCase()}_PORT; default`);
+  }, 30_000);
+
+  it('names a wrong flag value and exits 1', async () => {
+    const entry = serviceEntryPoint(service);
+    const result = spawnSync(entry.command, [...entry.argumentList, '--port', 'seventy'], {
+      encoding: 'utf8',
+      env: { ...process.env, [`${service.toUpperCase()}_TOKEN`]: token },
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `${service} failed to start: --port / ${service.toUpperCase()}_PORT must be a whole number`,
+    );
+  }, 30_000);
+});
 
 describe.each(services)('the %s process', (service, title) => {
   let running: StartedServiceProcess;

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { ServiceName } from '../config/service-config';
+import type { ServiceName } from '../storage/service-name';
 import {
   startSupervisedProcess,
   stopSupervisedProcesses,
