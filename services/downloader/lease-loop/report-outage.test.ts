@@ -41,10 +41,12 @@ afterAll(async () => {
 test('reports held through a scheduler outage arrive within moments of its return, before their leases expire', async () => {
   // Three leases of one task each, so three reports retry independently through the outage.
   const leaseIds: string[] = [];
+  const leasesWithTasks = () => scheduler.leaseCalls.filter((call) => call.leased_count > 0);
   for (const base of site.baseUrls) {
     scheduler.queue.push(leaseTaskFor(`${base}/slow?delay_ms=1500`));
-    await waitUntil(() => scheduler.queue.length === 0);
-    leaseIds.push(scheduler.leaseCalls[scheduler.leaseCalls.length - 1].lease_id);
+    // The lease that took it (the loop keeps polling: later calls are empty leases).
+    await waitUntil(() => leasesWithTasks().length === leaseIds.length + 1);
+    leaseIds.push(leasesWithTasks()[leaseIds.length].lease_id);
   }
   const leasedAtMs = Date.now();
   await scheduler.takeDown();
