@@ -21,6 +21,7 @@ import {
   startDemoSite,
   startService,
   type ServiceStart,
+  writeServiceLog,
 } from './reliability/system-under-test';
 
 /*
@@ -293,8 +294,16 @@ async function main(): Promise<number> {
     throw error;
   } finally {
     await stopAll();
-    if (shouldKeep) say(`work directory kept (service logs, data): ${workDirectory}`);
-    else rmSync(workDirectory, { recursive: true, force: true });
+    if (shouldKeep) {
+      schedulerRuns.forEach((run, index) =>
+        writeServiceLog(run, join(workDirectory, `scheduler-run-${index + 1}.log`)),
+      );
+      for (const downloader of downloaders)
+        downloader.writeLog(join(workDirectory, `${downloader.workerId}.log`));
+      say(`work directory kept (service logs, data): ${workDirectory}`);
+    } else {
+      rmSync(workDirectory, { recursive: true, force: true });
+    }
   }
 }
 

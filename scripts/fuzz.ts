@@ -19,6 +19,7 @@ import {
   startDemoSite,
   startService,
   type ServiceStart,
+  writeServiceLog,
 } from './reliability/system-under-test';
 
 /*
@@ -75,6 +76,7 @@ async function main(): Promise<number> {
     await demo.stop();
   };
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  let shouldKeep = options.keep;
   try {
     console.log(`fuzz: starting the demo site and the three services (work in ${workDirectory})`);
     const base: ServiceStart = { workDirectory, tokens, demo };
@@ -185,11 +187,21 @@ async function main(): Promise<number> {
       demoRenderPass: 'downloader rendering the demo site',
       demoOriginRequestCount: demo.accessLog.list().length,
     });
-    if (options.keep || !isPassed) console.log(`reports and logs: ${reportDirectory}`);
+    shouldKeep ||= !isPassed;
     return isPassed ? 0 : 1;
+  } catch (error) {
+    shouldKeep = true;
+    throw error;
   } finally {
     await stopAll();
-    if (!options.keep) rmSync(workDirectory, { recursive: true, force: true });
+    if (shouldKeep) {
+      started.forEach((service, index) =>
+        writeServiceLog(service, join(reportDirectory, `${SERVICES[index]}-service.log`)),
+      );
+      console.log(`fuzz: reports and service logs kept in ${reportDirectory}`);
+    } else {
+      rmSync(workDirectory, { recursive: true, force: true });
+    }
   }
 }
 

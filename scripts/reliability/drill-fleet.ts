@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
 import type { StartedServiceProcess } from '../../services/common/testing/service-process';
@@ -63,6 +63,11 @@ export class DrillDownloader {
   /** Every JSON log line of every run. */
   get logLines(): Array<Record<string, unknown>> {
     return this.runs.flatMap((run) => run.logLines);
+  }
+
+  /** Keeps every run's JSON log lines in a file (for a look after a failed drill). */
+  writeLog(path: string): void {
+    writeFileSync(path, this.logLines.map((line) => JSON.stringify(line)).join('\n') + '\n');
   }
 
   /** Profiles of killed runs that later starts found and removed. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceName } from '../../services/common/storage/service-name';
 import {
@@ -57,3 +58,8 @@ export function startService(
 }
 
 export { startDemoSite };
+
+/** Keeps a service's JSON log lines in a file (for a look after a failed run). */
+export function writeServiceLog(service: StartedServiceProcess, path: string): void {
+  writeFileSync(path, service.logLines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+}
