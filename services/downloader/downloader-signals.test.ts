@@ -134,7 +134,10 @@ test('kill -9 takes every Chromium process along at once; its profile, kept unde
   expect(temporaryDirectory).toMatch(/\/chromium-[0-9a-f]{10}$/);
   expect(readdirSync(temporaryDirectory as string).length).toBeGreaterThan(0);
 
+  const exited = new Promise((resolve) => first.process.child.once('exit', resolve));
   first.process.child.kill('SIGKILL');
+  // Judged from the downloader's death (on a loaded machine a big process takes a moment to go).
+  await exited;
   await sleep(500);
   const survivors = chromium.filter(isStillRunning).map((entry) => commandLine(entry));
   expect(survivors).toEqual([]);
