@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing on this machine, and nothing else:
 # npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
-# `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), and the system
-# Chromium (the renderer). Safe to run repeatedly: each step
-# checks first and is silent when there is nothing to do.
+# `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), the system Chromium
+# (the renderer), and schemathesis in .tools/schemathesis (for `npm run fuzz`). Safe to run
+# repeatedly: each step checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/setup/setup-output.sh
@@ -49,4 +49,7 @@ if [ ! -x "$chromium_path" ]; then
   can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
   apt_install chromium
 fi
+# 6. The fuzzer of `npm run fuzz` (schemathesis, pinned) in a virtual environment of our own.
+bash scripts/setup/ensure-schemathesis.sh
+
 done_step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"

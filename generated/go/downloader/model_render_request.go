@@ -21,7 +21,7 @@ var _ MappedNullable = &RenderRequest{}
 // RenderRequest Body of POST /v1/render.
 type RenderRequest struct {
 	// Absolute http(s) URL to fetch.
-	Url string `json:"url"`
+	Url string `json:"url" validate:"regexp=^[Hh][Tt][Tt][Pp][Ss]?:\\/\\/(((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|([A-Za-z0-9_-]{1,63}\\\\.)*[A-Za-z][A-Za-z0-9-]{0,62}\\\\.?)(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?)?([\\/?#]\\\\S*)?$"`
 	// false = plain HTTP fetch (robots.txt, sitemap.xml, probes only).
 	ShouldRender *bool `json:"should_render,omitempty"`
 	// CSS selector of the content container; first in the wait strategy.

@@ -21,7 +21,7 @@ var _ MappedNullable = &DomainRule{}
 
 // DomainRule A domain rule as the sampler decided it. The scheduler keeps it in scheduler:domain_rule_replica, read-only.
 type DomainRule struct {
-	Domain             string                     `json:"domain"`
+	Domain             string                     `json:"domain" validate:"regexp=^(((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])|([a-z0-9_-]{1,63}\\\\.)*[a-z][a-z0-9-]{0,62})$"`
 	Verdict            Verdict                    `json:"verdict"`
 	UndeterminedReason NullableUndeterminedReason `json:"undetermined_reason"`
 	// Already max(robots crawl_delay, language default). Nobody takes a max again.

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './openapi-document';
+import { VIOLATION_ERROR_CODE_KEYWORD } from './variant-violations';
 
 /**
  * Turns an OpenAPI 3.0 schema into plain JSON Schema (draft-07) for ajv.
@@ -6,10 +7,12 @@ import type { JsonSchema } from './openapi-document';
  * - `nullable: true` becomes `anyOf: [<schema>, {type: 'null'}]`. `default` and `description` move
  *   to the wrapper so ajv's useDefaults still applies them.
  * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it); a
- *   nullable schema whose enum is only `null` — the second branch of the contract's nullable
- *   reference, `anyOf: [{$ref}, {type: object, nullable: true, enum: [null]}]` (OpenAPI 3.0.3:
- *   `nullable` counts only next to `type`) — becomes `{type: 'null'}`.
- * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules.
+ *   nullable schema whose enum is only `null` becomes `{type: 'null'}` — OpenAPI 3.0's "must be
+ *   null", as in the second branch of the contract's nullable reference,
+ *   `anyOf: [{$ref}, {type: object, nullable: true, enum: [null]}]` (OpenAPI 3.0.3: `nullable`
+ *   counts only next to `type`).
+ * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules —
+ *   except `x-violation-error-code`, which the router reads off a failing schema.
  * - Local references `#/components/schemas/X` are rewritten to `<documentId>#/definitions/X`.
  */
 export function normalizeOpenApiSchema(schema: unknown, documentId: string): unknown {
@@ -19,7 +22,10 @@ export function normalizeOpenApiSchema(schema: unknown, documentId: string): unk
   const source = schema as JsonSchema;
   const inner: JsonSchema = {};
   for (const [keyword, value] of Object.entries(source)) {
-    if (keyword === 'example' || keyword === 'nullable' || keyword.startsWith('x-')) continue;
+    const isDocumentation =
+      keyword === 'example' ||
+      (keyword.startsWith('x-') && keyword !== VIOLATION_ERROR_CODE_KEYWORD);
+    if (isDocumentation || keyword === 'nullable') continue;
     if (keyword === '$ref' && typeof value === 'string') {
       inner.$ref = value.replace('#/components/schemas/', `${documentId}#/definitions/`);
       continue;
