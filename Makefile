@@ -8,15 +8,19 @@ setup:
 run: setup build
 	@node dist/scripts/run-system.js
 
-## make test — everything CI runs: contract freshness, the naming gate, types, format, all tests,
-## the official TiKV clients against the TiKV test double, and the short forms of the fuzzer and
-## the kill/outage drill (each about a minute, run after jest so their timing-judged targets are not
-## measured on a machine busy with the suite).
+## make test — everything CI runs: contract freshness, the naming gate, the add-only gate against
+## the frozen contract, the peer linter (Spectral) on the served documents, types, format, the
+## generated Go client, all tests, the official TiKV clients against the TiKV test double, and the
+## short forms of the fuzzer and the kill/outage drill (each about a minute, run after jest so their
+## timing-judged targets are not measured on a machine busy with the suite).
 test: setup
 	npm run -s generate:check
 	npm run -s check
+	npm run -s contract:diff
+	npm run -s lint:openapi
 	npm run -s typecheck
 	npm run -s format:check
+	npm run -s test:go-client
 	npm run -s test:jest
 	npm run -s test:tikv-peers
 	npm run -s fuzz -- --quick

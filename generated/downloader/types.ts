@@ -50,7 +50,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Fetch a stored web page object. */
+    /**
+     * Fetch a stored web page object.
+     * @description A page object stored by a render or a lease task (kept --object-retention-days). Unknown id → 404 object_not_found. Fields: CONTRACT.md §八 WebPageObject.
+     */
     get: operations['getWebPageObject'];
     put?: never;
     post?: never;
@@ -67,9 +70,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Read max_concurrent_count, the global cost brake. */
+    /**
+     * Read max_concurrent_count, the global cost brake.
+     * @description The most requests this downloader has in flight at once, across all three entries, and when an operator last changed it (downloader:concurrency_config:current).
+     */
     get: operations['getConcurrencyConfig'];
-    /** Change max_concurrent_count online; takes effect without restart. */
+    /**
+     * Change max_concurrent_count online; takes effect without restart.
+     * @description Sets max_concurrent_count (1–1024). Lowering it never stops a request in flight; new ones wait until fewer are running. The value is stored and outlives restarts.
+     */
     put: operations['updateConcurrencyConfig'];
     post?: never;
     delete?: never;
@@ -85,7 +94,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The per-domain rate-limit rows, totals and per-entry over-limit counts. */
+    /**
+     * The per-domain rate-limit rows, totals and per-entry over-limit counts.
+     * @description The downloader operator page's data: totals over the last 24 hours, one row per domain of downloader:domain_runtime (ordered by domain, paged with after_domain), and how each entry behaves over the limit.
+     */
     get: operations['listDomainRuntime'];
     put?: never;
     post?: never;
@@ -176,7 +188,7 @@ export interface components {
       /** @description false when the probe never reached the origin — held back by our own rate limit or refused before connecting. The scheduler then neither backs off nor counts a probe. */
       has_reached_origin: boolean;
       http_status: number | null;
-      health_signal: components['schemas']['HealthSignal'] | null;
+      health_signal: components['schemas']['HealthSignal'] | (never | null);
       elapsed_ms: number;
       /** Format: date-time */
       probed_at: string;

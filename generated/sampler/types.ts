@@ -10,7 +10,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Domains the sampler could not decide, offered to external consumers. */
+    /**
+     * Domains the sampler could not decide, offered to external consumers.
+     * @description Undecided domains a claim could take now (not under a live claim, not being sampled), each with the rate limit and robots.txt an external consumer must keep (CONTRACT.md §一, §四). External-consumer token only.
+     */
     get: operations['listExportedDomains'];
     put?: never;
     post?: never;
@@ -67,10 +70,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** External consumers and the state of their tokens (secrets are never shown). */
+    /**
+     * External consumers and the state of their tokens (secrets are never shown).
+     * @description Every external consumer with its token's state: when it was issued and, once revoked, when. Token secrets are never shown.
+     */
     get: operations['listConsumerTokens'];
     put?: never;
-    /** Issue a token for a new external consumer (shown once). */
+    /**
+     * Issue a token for a new external consumer (shown once).
+     * @description Creates a token for a new external consumer and answers it once; only its hash is kept. A consumer with a live token → 409 consumer_already_exists.
+     */
     post: operations['issueConsumerToken'];
     delete?: never;
     options?: never;
@@ -88,7 +97,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke a consumer's token; its live claims are released at once. */
+    /**
+     * Revoke a consumer's token; its live claims are released at once.
+     * @description Revokes the consumer's token at once; its live claims are released and their domains return to re-sampling. Unknown consumer → 404 consumer_not_found.
+     */
     delete: operations['revokeConsumerToken'];
     options?: never;
     head?: never;
@@ -102,7 +114,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
+    /**
+     * The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows).
+     * @description Claimed domains, active claims, hints of the last 24 hours with the sampler's decisions, the hint resolution rate and the export rate (CONTRACT.md §四).
+     */
     get: operations['listDomainClaims'];
     put?: never;
     post?: never;
@@ -119,7 +134,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The sampling queue, verdict counts and export rate of the sampler's operator page. */
+    /**
+     * The sampling queue, verdict counts and export rate of the sampler's operator page.
+     * @description The queue of sampler:domain_sample_task (due, in progress, waiting), the domains in progress and next due, and the verdict counts of sampler:domain_rule.
+     */
     get: operations['getSamplingQueue'];
     put?: never;
     post?: never;
@@ -251,7 +269,7 @@ export interface components {
     VerdictHint: {
       domain: string;
       verdict: components['schemas']['Verdict'];
-      undetermined_reason: components['schemas']['UndeterminedReason'] | null;
+      undetermined_reason: components['schemas']['UndeterminedReason'] | (never | null);
       confidence_score: number;
     };
     /**
@@ -419,7 +437,7 @@ export interface components {
       domain: string;
       consumer_id: string;
       verdict: components['schemas']['Verdict'];
-      undetermined_reason: components['schemas']['UndeterminedReason'] | null;
+      undetermined_reason: components['schemas']['UndeterminedReason'] | (never | null);
       confidence_score: number;
       /** @enum {string} */
       hint_decision:
@@ -493,8 +511,8 @@ export interface components {
       /** Format: date-time */
       due_at: string;
       is_in_progress: boolean;
-      verdict: components['schemas']['Verdict'] | null;
-      undetermined_reason: components['schemas']['UndeterminedReason'] | null;
+      verdict: components['schemas']['Verdict'] | (never | null);
+      undetermined_reason: components['schemas']['UndeterminedReason'] | (never | null);
       attempt_count: number;
     };
     /**

@@ -90,7 +90,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Domains seen in seeds or link lists that have no rule yet (for the sampler). */
+    /**
+     * Domains seen in seeds or link lists that have no rule yet (for the sampler).
+     * @description Domains the scheduler has seen in seeds or link lists without a rule, oldest first, each with up to 10 of its waiting URLs to sample. The sampler polls it; a domain leaves the list once its rule arrives.
+     */
     get: operations['listDomainCandidates'];
     put?: never;
     post?: never;
@@ -107,7 +110,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Queue depth by state, leases, per-domain state and recent report counts. */
+    /**
+     * Queue depth by state, leases, per-domain state and recent report counts.
+     * @description The scheduler operator page's data, read from in-memory counters (cheap at any frontier size): URLs by url_state, live and expired leases, reports per fetch_status in the last 24 hours, and the domains that need attention first.
+     */
     get: operations['getFrontierSummary'];
     put?: never;
     post?: never;
@@ -265,10 +271,10 @@ export interface components {
       url: string;
       /** @enum {string} */
       fetch_status: 'done' | 'empty' | 'not_modified' | 'failed';
-      fail_reason: components['schemas']['FailReason'] | null;
+      fail_reason: components['schemas']['FailReason'] | (never | null);
       object_id: string | null;
-      statistics: components['schemas']['ReportStatistics'] | null;
-      health_signal: components['schemas']['HealthSignal'] | null;
+      statistics: components['schemas']['ReportStatistics'] | (never | null);
+      health_signal: components['schemas']['HealthSignal'] | (never | null);
       link_list: components['schemas']['LinkItem'][] | null;
       etag: string | null;
       /** Format: date-time */
@@ -385,7 +391,7 @@ export interface components {
     DomainRule: {
       domain: string;
       verdict: components['schemas']['Verdict'];
-      undetermined_reason: components['schemas']['UndeterminedReason'] | null;
+      undetermined_reason: components['schemas']['UndeterminedReason'] | (never | null);
       /** @description Already max(robots crawl_delay, language default). Nobody takes a max again. */
       min_interval_ms: number;
       wait_selector: string | null;
@@ -598,7 +604,7 @@ export interface components {
      */
     DomainFrontierRow: {
       domain: string;
-      verdict: components['schemas']['Verdict'] | null;
+      verdict: components['schemas']['Verdict'] | (never | null);
       due_count: number;
       in_flight_count: number;
       /** @enum {string} */
@@ -641,7 +647,7 @@ export interface components {
       lease_id: string | null;
       /** @description Failed fetches in a row. */
       attempt_count: number;
-      fail_reason: components['schemas']['FailReason'] | null;
+      fail_reason: components['schemas']['FailReason'] | (never | null);
       /** @description The last stored web page object (GET /v1/objects/{object_id} on the downloader). */
       object_id: string | null;
       etag: string | null;

@@ -50,6 +50,26 @@ describe('npm run generate', () => {
     expect(first.get('generated/scheduler/client.ts')).toContain("retryPolicy: 'until_success'");
   });
 
+  it('emits the Go client module, one package per service, with wire names as json tags', () => {
+    expect(first.get('generated/go/go.mod')).toContain('module render-crawler/generated/go');
+    for (const service of ['downloader', 'scheduler', 'sampler']) {
+      for (const file of ['client.go', 'configuration.go', 'contract_examples_test.go']) {
+        expect(first.has(`generated/go/${service}/${file}`)).toBe(true);
+      }
+    }
+    const leaseTask = first.get('generated/go/scheduler/model_lease_task.go') as string;
+    expect(leaseTask).toMatch(/MinIntervalMs +int64 +`json:"min_interval_ms"`/);
+    // Required and nullable: a NullableX without omitempty, always encoded (null included).
+    expect(leaseTask).toMatch(/Etag +NullableString +`json:"etag"`/);
+    expect(leaseTask).toContain('toSerialize["etag"] = o.Etag.Get()');
+    const result = first.get('generated/go/scheduler/model_report_result.go') as string;
+    expect(result).toContain('toSerialize["link_list"] = o.LinkList\n');
+    // Enums keep a value this client does not know (value sets grow by adding values).
+    const failReason = first.get('generated/go/scheduler/model_fail_reason.go') as string;
+    expect(failReason).toMatch(/FAILREASON_NAVIGATION_TIMEOUT +FailReason = "navigation_timeout"/);
+    expect(failReason).not.toContain('is not a valid FailReason');
+  });
+
   it('writes only changed files and removes stale ones', () => {
     const root = join(workRoot, 'writer');
     const initial = writeGeneratedFiles(root, first);

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import * as prettier from 'prettier';
 import { stringify } from 'yaml';
 import { contractServices, serviceClassName, type ContractService } from './contract-services';
+import { goGeneratorDocument } from './go-generator-document';
 import { requireGeneratorJar } from './generator-jar';
 import { bundleServiceDocument } from './spec-bundler';
 
@@ -17,6 +18,24 @@ export const templateOutputs = [
   'client.ts',
   'index.ts',
 ] as const;
+
+/** The Go client's supporting files (besides one api_*.go per tag and one model_*.go per schema). */
+export const goSupportingFiles = [
+  'client.go',
+  'configuration.go',
+  'response.go',
+  'utils.go',
+  'contract_examples_test.go',
+] as const;
+
+/**
+ * The Go client module: one module, one package per service (generated/go/<service>), because each
+ * service's document is generated on its own (the shared components are copied into each, so the
+ * three packages cannot be one namespace — `HealthSignal`, `ErrorBody` would collide) while a
+ * consumer such as seed 002's Go ingest service wants one `require` and one version for them all.
+ */
+export const GO_MODULE_PATH = 'render-crawler/generated/go';
+const GO_DIRECTORY = 'generated/go';
 
 /** generated/<service>/<file> → file content, for every file `npm run generate` owns. */
 export type GeneratedFiles = Map<string, string>;
@@ -46,9 +65,17 @@ export async function generateContractCode(
     const bundleMs = Date.now() - started;
 
     started = Date.now();
-    const configPaths = contractServices.map((service) =>
-      writeBatchConfig(repositoryRoot, workDirectory, service, documents.get(service)!),
-    );
+    const configPaths = contractServices.flatMap((service) => {
+      const document = documents.get(service)!;
+      const specPath = join(workDirectory, `${service}.openapi.json`);
+      writeFileSync(specPath, JSON.stringify(document));
+      const goSpecPath = join(workDirectory, `${service}.go.openapi.json`);
+      writeFileSync(goSpecPath, JSON.stringify(goGeneratorDocument(document)));
+      return [
+        writeTypescriptBatchConfig(repositoryRoot, workDirectory, service, specPath),
+        writeGoBatchConfig(repositoryRoot, workDirectory, service, goSpecPath),
+      ];
+    });
     runGeneratorBatch(requireGeneratorJar(repositoryRoot), configPaths);
     const javaMs = Date.now() - started;
 
@@ -65,6 +92,9 @@ export async function generateContractCode(
         `${JSON.stringify(documents.get(service), null, 2)}\n`,
       );
     }
+    started = Date.now();
+    const goFiles = readGoClient(workDirectory);
+    const gofmtMs = Date.now() - started;
 
     started = Date.now();
     for (const service of contractServices) {
@@ -73,11 +103,14 @@ export async function generateContractCode(
     const typesMs = Date.now() - started;
 
     started = Date.now();
-    const files: GeneratedFiles = new Map();
-    for (const [path, content] of [...raw.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      files.set(path, await formatWithPrettier(join(repositoryRoot, path), content));
+    const formatted = new Map(goFiles);
+    for (const [path, content] of raw) {
+      formatted.set(path, await formatWithPrettier(join(repositoryRoot, path), content));
     }
-    const formatMs = Date.now() - started;
+    const files: GeneratedFiles = new Map(
+      [...formatted.entries()].sort(([a], [b]) => a.localeCompare(b)),
+    );
+    const formatMs = Date.now() - started + gofmtMs;
 
     return { files, timings: { bundleMs, javaMs, typesMs, formatMs } };
   } finally {
@@ -85,14 +118,12 @@ export async function generateContractCode(
   }
 }
 
-function writeBatchConfig(
+function writeTypescriptBatchConfig(
   repositoryRoot: string,
   workDirectory: string,
   service: ContractService,
-  document: Record<string, unknown>,
+  specPath: string,
 ): string {
-  const specPath = join(workDirectory, `${service}.openapi.json`);
-  writeFileSync(specPath, JSON.stringify(document));
   const config = {
     // The base generator only supplies the operation data; every emitted file is ours.
     generatorName: 'typescript',
@@ -117,6 +148,86 @@ function writeBatchConfig(
   mkdirSync(workDirectory, { recursive: true });
   writeFileSync(configPath, stringify(config));
   return configPath;
+}
+
+/**
+ * openapi-generator's stock `go` generator, with templates/go-contract overriding what the contract
+ * needs: enums that keep a value they do not know, and a test that round-trips the examples.
+ * Models keep unknown fields (`AdditionalProperties`, from
+ * disallowAdditionalPropertiesIfNotPresent=false) and re-encode them; required nullable fields are
+ * `NullableX` values always encoded, `null` included; json tags are the wire names (`baseName`).
+ * Integers are int64: the contract bounds none to 32 bits.
+ */
+function writeGoBatchConfig(
+  repositoryRoot: string,
+  workDirectory: string,
+  service: ContractService,
+  specPath: string,
+): string {
+  const config = {
+    generatorName: 'go',
+    inputSpec: specPath,
+    outputDir: join(workDirectory, 'go', service),
+    templateDir: join(repositoryRoot, 'templates', 'go-contract'),
+    additionalProperties: {
+      packageName: service,
+      withGoMod: false,
+      enumClassPrefix: true,
+      disallowAdditionalPropertiesIfNotPresent: false,
+      hideGenerationTimestamp: true,
+    },
+    typeMappings: { integer: 'int64' },
+    globalProperties: {
+      apis: '',
+      models: '',
+      supportingFiles: goSupportingFiles.join(','),
+      apiDocs: 'false',
+      modelDocs: 'false',
+      apiTests: 'false',
+      modelTests: 'false',
+    },
+    files: {
+      'contract_examples_test.mustache': {
+        templateType: 'SupportingFiles',
+        destinationFilename: 'contract_examples_test.go',
+      },
+    },
+  };
+  const configPath = join(workDirectory, `${service}.go.generator.yaml`);
+  writeFileSync(configPath, stringify(config));
+  return configPath;
+}
+
+/** The Go files of every service's package, gofmt-formatted, plus the module's go.mod. */
+function readGoClient(workDirectory: string): GeneratedFiles {
+  const files: GeneratedFiles = new Map();
+  for (const service of contractServices) {
+    const directory = join(workDirectory, 'go', service);
+    const result = spawnSync('gofmt', ['-w', directory], { encoding: 'utf8' });
+    if (result.error || result.status !== 0) {
+      throw new Error(
+        `gofmt failed on the generated Go client (is Go installed?): ` +
+          `${result.error?.message ?? result.stderr}`,
+      );
+    }
+    for (const file of readdirSync(directory)
+      .filter((name) => name.endsWith('.go'))
+      .sort()) {
+      files.set(`${GO_DIRECTORY}/${service}/${file}`, readFileSync(join(directory, file), 'utf8'));
+    }
+  }
+  files.set(
+    `${GO_DIRECTORY}/go.mod`,
+    [
+      '// Generated by `npm run generate`: the Go client of the render-crawler contract, one package',
+      '// per service. Do not edit: change the contract (CONTRACT.md + openapi/) and regenerate.',
+      `module ${GO_MODULE_PATH}`,
+      '',
+      'go 1.22',
+      '',
+    ].join('\n'),
+  );
+  return files;
 }
 
 function runGeneratorBatch(jarPath: string, configPaths: string[]): void {

@@ -19,6 +19,10 @@ import {
  * its whole header must then match); any other table there, and every table under other headings,
  * is prose — CONTRACT.md mixes both (e.g. "what the scheduler does with a verdict" right after a
  * schema table).
+ *
+ * A row is marked deprecated by starting its last cell (note, meaning or job) with the word
+ * `deprecated` — `**deprecated** (v2): use render_strategy.` Rows are never deleted (§七: fields are
+ * only added); a deprecated row stays, and `npm run contract:diff` fails on a deleted one.
  */
 
 export const CONTRACT_FILE = 'CONTRACT.md';
@@ -33,6 +37,7 @@ export interface FieldRow {
   isRequired: boolean | undefined;
   nullableCell: MarkdownCell;
   isNullable: boolean | undefined;
+  isDeprecated: boolean;
 }
 
 export interface SchemaTable {
@@ -49,6 +54,7 @@ export interface ParameterRow {
   type: ContractType | undefined;
   requiredCell: MarkdownCell;
   isRequired: boolean | undefined;
+  isDeprecated: boolean;
 }
 
 export interface ParameterTable {
@@ -61,6 +67,7 @@ export interface ParameterTable {
 export interface EnumValueRow {
   value: string;
   cell: MarkdownCell;
+  isDeprecated: boolean;
 }
 
 export interface EnumTable {
@@ -73,6 +80,7 @@ export interface StorageKeyRow {
   key: string;
   keyCell: MarkdownCell;
   ownerCell: MarkdownCell | undefined;
+  isDeprecated: boolean;
 }
 
 export interface ContractModel {
@@ -106,6 +114,13 @@ const HEADING_FORMS: Array<{ kind: BindingKind; pattern: RegExp }> = [
   { kind: 'enum', pattern: /^Enum\s+`([^`]+)`/ },
   { kind: 'storage', pattern: /^Storage keys\b/ },
 ];
+
+const DEPRECATED_MARK = /^[*_`\s]*deprecated\b/i;
+
+/** Whether a row's last cell (note, meaning, job) starts with the word `deprecated`. */
+export function isMarkedDeprecated(row: MarkdownCell[]): boolean {
+  return DEPRECATED_MARK.test(row.at(-1)?.text ?? '');
+}
 
 export function cellLocation(cell: MarkdownCell): SourceLocation {
   return { file: CONTRACT_FILE, line: cell.line, column: cell.column };
@@ -226,7 +241,11 @@ class TableReader {
         this.#register(this.model.enumTables, {
           fieldName: this.binding.subject,
           location,
-          rows: this.#unique(rows).map((row) => ({ value: firstToken(row[0]), cell: row[0] })),
+          rows: this.#unique(rows).map((row) => ({
+            value: firstToken(row[0]),
+            cell: row[0],
+            isDeprecated: isMarkedDeprecated(row),
+          })),
         });
         break;
       case 'storage':
@@ -235,6 +254,7 @@ class TableReader {
             key: /`([^`]+)`/.exec(row[0].text)?.[1] ?? firstToken(row[0]),
             keyCell: row[0],
             ownerCell: row[1],
+            isDeprecated: isMarkedDeprecated(row),
           })),
         );
         break;
@@ -299,6 +319,7 @@ class TableReader {
       isRequired: this.#yesNo(requiredCell),
       nullableCell,
       isNullable: this.#yesNo(nullableCell),
+      isDeprecated: isMarkedDeprecated(row),
     };
   }
 
@@ -320,6 +341,7 @@ class TableReader {
       type: this.#type(typeCell),
       requiredCell,
       isRequired: this.#yesNo(requiredCell),
+      isDeprecated: isMarkedDeprecated(row),
     };
   }
 

@@ -2,6 +2,7 @@
 export const RULE_IDS = [
   'contract-coverage',
   'generated-names',
+  'go-json-tags',
   'service-wire-names',
   'convention',
   'storage-key',

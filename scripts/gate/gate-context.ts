@@ -14,6 +14,11 @@ import { RepositoryFiles } from './repository-files';
  */
 
 export const OPENAPI_DIRECTORY = 'openapi';
+/**
+ * Frozen copies of earlier contract versions (`npm run contract:freeze`), the baseline of
+ * `npm run contract:diff`. They are history, not the current contract: the gate never reads them.
+ */
+export const FROZEN_CONTRACTS_DIRECTORY = `${OPENAPI_DIRECTORY}/frozen`;
 export const GENERATED_DIRECTORY = 'generated';
 export const SERVICES_DIRECTORY = 'services';
 export const TEMPLATES_DIRECTORY = 'templates';
@@ -64,7 +69,9 @@ export class GateContext {
 
   get openapi(): OpenApiModel {
     if (this.#openapi === undefined) {
-      const files = this.files.list(OPENAPI_DIRECTORY, ['.yaml', '.yml']);
+      const files = this.files
+        .list(OPENAPI_DIRECTORY, ['.yaml', '.yml'])
+        .filter((file) => !file.startsWith(`${FROZEN_CONTRACTS_DIRECTORY}/`));
       this.#openapi = loadOpenApi(
         files.map((file) => ({ file, text: this.files.read(file) ?? '' })),
       );

@@ -39,9 +39,10 @@ const GATE_INPUTS = [
 export class RepositoryCopy {
   readonly root: string;
 
-  constructor(source = REPOSITORY_ROOT) {
+  /** Copies `entries` (default: what the gate reads) of `source` to a temporary directory. */
+  constructor(source = REPOSITORY_ROOT, entries: readonly string[] = GATE_INPUTS) {
     this.root = mkdtempSync(join(tmpdir(), 'gate-repo-'));
-    for (const entry of GATE_INPUTS) {
+    for (const entry of entries) {
       cpSync(join(source, entry), join(this.root, entry), {
         recursive: true,
         errorOnExist: false,

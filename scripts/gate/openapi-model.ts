@@ -18,7 +18,8 @@ import {
  * The names and shapes of openapi/*.yaml, with the position of every name. Component schemas are
  * keyed by name alone (names are unique across the four documents, and `./components.yaml#/…`
  * references resolve by that name); `allOf` compositions are flattened and an `allOf` wrapping a
- * single `$ref` (the OpenAPI 3.0 way to make a reference nullable) resolves to the referenced schema.
+ * single `$ref` resolves to the referenced schema. The contract's nullable reference —
+ * `anyOf: [{$ref}, {type: …, nullable: true, enum: [null]}]` — is the referenced schema, nullable.
  */
 
 export interface SpecEnumValue {
@@ -40,6 +41,8 @@ export interface SpecProperty {
   type: SpecType;
   isRequired: boolean;
   isNullable: boolean;
+  /** `deprecated: true` on the property. */
+  isDeprecated: boolean;
 }
 
 export interface SpecSchema {
@@ -56,6 +59,7 @@ export interface SpecParameter {
   location: SourceLocation;
   type: SpecType;
   isRequired: boolean;
+  isDeprecated: boolean;
 }
 
 export interface SpecOperation {
@@ -65,6 +69,9 @@ export interface SpecOperation {
   location: SourceLocation;
   parameters: SpecParameter[];
   hasRequestBody: boolean;
+  /** Component schemas named by `$ref` directly in the request body's and responses' content. */
+  requestBodySchemas: string[];
+  responseSchemas: string[];
 }
 
 export interface OpenApiModel {
@@ -208,6 +215,7 @@ class OpenApiReader {
         type: described.type,
         isRequired: required.has(entry.key),
         isNullable: described.isNullable,
+        isDeprecated: isTrue(valueAt(entry.value, 'deprecated')),
       };
     });
     const enumNode = valueAt(raw.node, 'enum');
@@ -247,7 +255,7 @@ class OpenApiReader {
     if (reference === undefined) {
       return undefined;
     }
-    const name = /#\/components\/schemas\/([^/]+)$/.exec(reference)?.[1];
+    const name = schemaNameOf(reference);
     const target = name === undefined ? undefined : this.#raw.get(name);
     if (target === undefined) {
       this.#findings.push(
@@ -288,6 +296,10 @@ class OpenApiReader {
     if (allOf.length === 1 && valueAt(node, 'properties') === null) {
       const inner = this.#describe(allOf[0], yaml);
       return { type: inner.type, isNullable: isNullable || inner.isNullable };
+    }
+    const nullableReference = nullableReferenceOf(node);
+    if (nullableReference !== undefined) {
+      return { type: this.#describe(nullableReference, yaml).type, isNullable: true };
     }
     for (const composition of ['allOf', 'oneOf', 'anyOf']) {
       if (valueAt(node, composition) !== null) {
@@ -347,12 +359,17 @@ class OpenApiReader {
           }
         }
         this.#checkInlineBodies(methodEntry.value, yaml);
+        const requestBody = valueAt(methodEntry.value, 'requestBody');
         operations.push({
           key: `${methodEntry.key.toUpperCase()} ${pathEntry.key}`,
           operationId: scalarText(valueAt(methodEntry.value, 'operationId')),
           location: yaml.locationOf(methodEntry.keyNode),
           parameters: [...parameters.values()],
-          hasRequestBody: valueAt(methodEntry.value, 'requestBody') !== null,
+          hasRequestBody: requestBody !== null,
+          requestBodySchemas: contentSchemaNames([requestBody]),
+          responseSchemas: contentSchemaNames(
+            entriesOf(valueAt(methodEntry.value, 'responses')).map((entry) => entry.value),
+          ),
         });
       }
     }
@@ -378,6 +395,7 @@ class OpenApiReader {
       location,
       type: this.#describe(valueAt(resolved.node, 'schema'), resolved.yaml).type,
       isRequired: place === 'path' || isTrue(valueAt(resolved.node, 'required')),
+      isDeprecated: isTrue(valueAt(resolved.node, 'deprecated')),
     };
   }
 
@@ -429,6 +447,41 @@ class OpenApiReader {
       }
     }
   }
+}
+
+/**
+ * The `$ref` branch of `anyOf`/`oneOf: [{$ref: X}, {type: …, nullable: true, enum: [null]}]`, the
+ * OpenAPI 3.0.3 way to say "an X or null" (`nullable` counts only next to `type`, so
+ * `allOf: [$ref] + nullable` means nothing to a strict reader); undefined for any other node.
+ */
+function nullableReferenceOf(node: Node | null): Node | undefined {
+  for (const composition of ['anyOf', 'oneOf']) {
+    const branches = itemsOf(valueAt(node, composition));
+    if (branches.length !== 2) continue;
+    const reference = branches.find((branch) => valueAt(branch, '$ref') !== null);
+    const onlyNull = branches.find((branch) => {
+      const values = itemsOf(valueAt(branch, 'enum'));
+      return isTrue(valueAt(branch, 'nullable')) && values.length === 1 && isNullScalar(values[0]);
+    });
+    if (reference !== undefined && onlyNull !== undefined) return reference;
+  }
+  return undefined;
+}
+
+/** The schema names that bodies' `content.*.schema.$ref` point at (a `$ref`'d response is skipped). */
+function contentSchemaNames(bodies: Array<Node | null>): string[] {
+  return bodies.flatMap((body) =>
+    entriesOf(valueAt(body, 'content')).flatMap((media) => {
+      const reference = scalarText(valueAt(valueAt(media.value, 'schema'), '$ref'));
+      const name = reference === undefined ? undefined : schemaNameOf(reference);
+      return name === undefined ? [] : [name];
+    }),
+  );
+}
+
+/** `./components.yaml#/components/schemas/HealthSignal` → `HealthSignal`. */
+export function schemaNameOf(reference: string): string | undefined {
+  return /#\/components\/schemas\/([^/]+)$/.exec(reference)?.[1];
 }
 
 function enumValuesOf(enumNode: Node, yaml: YamlFile): SpecEnumValue[] {

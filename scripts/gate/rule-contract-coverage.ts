@@ -22,7 +22,8 @@ import { contractTypeOf, type SpecEnumValue, type SpecType } from './openapi-mod
  * at the spec (CONTRACT.md is the source of truth for names), unless only the spec's name follows
  * the convention, in which case the CONTRACT.md row is the one to fix. Attribute mismatches are
  * reported at the CONTRACT.md cell, which names the exact attribute, with the spec's location in the
- * message.
+ * message. A row marked deprecated (its note starts with `deprecated`) and the spec's
+ * `deprecated: true` go together.
  */
 
 /** A property or parameter of the spec, seen as a member of a table. */
@@ -33,6 +34,7 @@ interface SpecMember {
   isRequired: boolean;
   isNullable: boolean | undefined;
   in: string | undefined;
+  isDeprecated: boolean;
 }
 
 /** How messages name a spec member: `subject` alone, or `where` with its location. */
@@ -52,6 +54,7 @@ interface ContractRow {
   nullableCell: MarkdownCell | undefined;
   isNullable: boolean | undefined;
   inCell: MarkdownCell | undefined;
+  isDeprecated: boolean;
 }
 
 export function checkContractCoverage(context: GateContext): Finding[] {
@@ -240,6 +243,14 @@ class CoverageCheck {
       where,
     );
     this.#compareCell(row.inCell, '`in`', row.inCell?.text, member.in, where);
+    if (row.isDeprecated !== member.isDeprecated) {
+      this.#report(
+        cellLocation(row.nameCell),
+        row.isDeprecated
+          ? `row \`${row.name}\` is marked deprecated here but ${where} lacks \`deprecated: true\``
+          : `${where} is \`deprecated: true\` but this row's note does not start with \`deprecated\``,
+      );
+    }
   }
 
   /** Reports a cell whose value differs from the spec's; undefined on either side means n/a. */

@@ -7,6 +7,7 @@ import {
   type GateContext,
 } from './gate-context';
 import { normalizeName } from './name-similarity';
+import { checkServedDocuments } from './served-document-names';
 
 /*
  * generated-names: generated code uses wire names byte for byte. A generator that camelCases
@@ -21,8 +22,11 @@ import { normalizeName } from './name-similarity';
  * names (`InvalidRequest` is a response, not a camelCased `invalid_request`). Only contract names with an
  * `_` are compared: a single lowercase word has no camelCase form to drift into.
  *
- * The templates are checked too, so a broken template is caught before the next generation: in a
- * `.mustache` file, the variables openapi-generator fills with language-mangled names.
+ * The served documents (generated/<service>/openapi.json) are checked against CONTRACT.md's tables
+ * (served-document-names.ts). The templates are checked too, so a broken template is caught before the next generation: in a
+ * `.mustache` file, the variables openapi-generator fills with language-mangled names. In a Go
+ * template (templates/go-*) the mangled names are the Go identifiers (`WorkerId`) and legitimate in
+ * code; there only a mangled name inside a string or a `json:"…"` tag is drift.
  */
 
 /** Mustache variables holding openapi-generator's camelCased / PascalCased names. */
@@ -79,8 +83,10 @@ export function checkGeneratedNames(context: GateContext): Finding[] {
   for (const file of context.typescriptFiles(GENERATED_DIRECTORY)) {
     findings.push(...checkGeneratedFile(context.sourceFile(file), driftOf));
   }
+  findings.push(...checkServedDocuments(context));
   for (const file of context.files.list(TEMPLATES_DIRECTORY, ['.mustache'])) {
-    findings.push(...checkTemplate(file, context.files.read(file) ?? ''));
+    const isGoTemplate = file.startsWith(`${TEMPLATES_DIRECTORY}/go-`);
+    findings.push(...checkTemplate(file, context.files.read(file) ?? '', isGoTemplate));
   }
   return findings;
 }
@@ -156,7 +162,7 @@ function checkStringWords(
   }
 }
 
-function checkTemplate(file: string, text: string): Finding[] {
+function checkTemplate(file: string, text: string, isGoTemplate: boolean): Finding[] {
   const findings: Finding[] = [];
   const sections: string[] = [];
   const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((match) => (match.index ?? 0) + 1)];
@@ -180,11 +186,12 @@ function checkTemplate(file: string, text: string): Finding[] {
     const isMangled =
       MANGLED_VARIABLES.has(variable) ||
       (variable === 'name' && sections.some((section) => NAMED_ITEM_SECTIONS.has(section)));
-    if (isMangled) {
+    const offset = match.index ?? 0;
+    if (isMangled && (!isGoTemplate || isInsideQuotes(text, offset))) {
       findings.push(
         finding(
           'generated-names',
-          locationOf(match.index ?? 0),
+          locationOf(offset),
           `\`{{${variable}}}\` is openapi-generator's language-mangled name (e.g. \`workerId\` for ` +
             '`worker_id`); templates must emit the wire name',
           '{{baseName}}',
@@ -193,4 +200,11 @@ function checkTemplate(file: string, text: string): Finding[] {
     }
   }
   return findings;
+}
+
+/** Whether `offset` lies between double quotes on its line (a Go string or a struct tag's value). */
+function isInsideQuotes(text: string, offset: number): boolean {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(lineStart, offset).replace(/\\./g, '');
+  return (before.match(/"/g) ?? []).length % 2 === 1;
 }

@@ -5,12 +5,14 @@ import { applyIgnoreDirectives } from './ignore-directives';
 import { checkContractCoverage } from './rule-contract-coverage';
 import { checkConvention } from './rule-convention';
 import { checkGeneratedNames } from './rule-generated-names';
+import { checkGoJsonTags } from './rule-go-json-tags';
 import { checkServiceWireNames } from './rule-service-wire-names';
 import { checkStorageKeys } from './rule-storage-key';
 
 const RULES: Record<RuleId, (context: GateContext) => Finding[]> = {
   'contract-coverage': checkContractCoverage,
   'generated-names': checkGeneratedNames,
+  'go-json-tags': checkGoJsonTags,
   'service-wire-names': checkServiceWireNames,
   convention: checkConvention,
   'storage-key': checkStorageKeys,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing on this machine, and nothing else:
 # npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
-# `npm run generate`), the system Chromium (the renderer), and schemathesis in .tools/schemathesis
-# (for `npm run fuzz`). Safe to run repeatedly: each step
-# checks first and is silent when there is nothing to do.
+# `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), the system Chromium
+# (the renderer), and schemathesis in .tools/schemathesis (for `npm run fuzz`). Safe to run
+# repeatedly: each step checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/setup/setup-output.sh
@@ -40,13 +40,16 @@ if ! command -v java >/dev/null 2>&1; then
 fi
 bash scripts/setup/ensure-generator-jar.sh
 
-# 4. The system Chromium (Debian package `chromium`), used by puppeteer-core.
+# 4. oasdiff for the add-only gate (`npm run contract:diff`), built with the machine's Go.
+bash scripts/setup/ensure-oasdiff.sh
+
+# 5. The system Chromium (Debian package `chromium`), used by puppeteer-core.
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
 if [ ! -x "$chromium_path" ]; then
   can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
   apt_install chromium
 fi
-# 5. The fuzzer of `npm run fuzz` (schemathesis, pinned) in a virtual environment of our own.
+# 6. The fuzzer of `npm run fuzz` (schemathesis, pinned) in a virtual environment of our own.
 bash scripts/setup/ensure-schemathesis.sh
 
 done_step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"

@@ -4,15 +4,15 @@ import { VIOLATION_ERROR_CODE_KEYWORD } from './variant-violations';
 /**
  * Turns an OpenAPI 3.0 schema into plain JSON Schema (draft-07) for ajv.
  *
- * - `nullable: true` becomes `anyOf: [<schema>, {type: 'null'}]`. OpenAPI 3.0 writes a nullable
- *   reference as `allOf: [$ref] + nullable`, which a JSON Schema validator would otherwise reject
- *   for null (the referenced object schema says `type: object`). `default` and `description` move
+ * - `nullable: true` becomes `anyOf: [<schema>, {type: 'null'}]`. `default` and `description` move
  *   to the wrapper so ajv's useDefaults still applies them.
- * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it).
+ * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it); a
+ *   nullable schema whose enum is only `null` becomes `{type: 'null'}` — OpenAPI 3.0's "must be
+ *   null", as in the second branch of the contract's nullable reference,
+ *   `anyOf: [{$ref}, {type: object, nullable: true, enum: [null]}]` (OpenAPI 3.0.3: `nullable`
+ *   counts only next to `type`).
  * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules —
  *   except `x-violation-error-code`, which the router reads off a failing schema.
- * - A nullable schema whose enum is only `null` (OpenAPI 3.0's "must be null") becomes
- *   `{type: 'null'}`.
  * - Local references `#/components/schemas/X` are rewritten to `<documentId>#/definitions/X`.
  */
 export function normalizeOpenApiSchema(schema: unknown, documentId: string): unknown {
