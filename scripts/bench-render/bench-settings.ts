@@ -14,10 +14,13 @@ export const WAIT_SELECTOR = '#content';
 export const RENDER_TIMEOUT_MS = 30_000;
 
 /**
- * The render engine's network-quiet window (its defaults in render-engine.ts): 400 ms without a
- * request in flight, at most 2 s. The bench passes these numbers to the engine and uses the
- * engine's own wait code for the peers, so all contenders wait the same way.
+ * The render engine's page-complete rule (its defaults in render-engine.ts): settled once no
+ * request is unfinished for 100 ms and no short timer is due, at most the network-quiet window
+ * (400 ms without a request awaiting its answer), at most 2 s. The bench passes these numbers to
+ * the engine and uses the engine's own wait code for the peers, so all contenders wait the same
+ * way.
  */
+export const SETTLE_MS = 100;
 export const QUIET_WINDOW_MS = 400;
 export const QUIET_WINDOW_CAP_MS = 2000;
 

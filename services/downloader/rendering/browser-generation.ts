@@ -7,6 +7,8 @@ export interface BrowserLaunchSettings {
   readonly proxyUrl: string;
   /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
   readonly crawlerUserAgent: string;
+  /** Runs in every new document of every page before the page's own scripts (main world). */
+  readonly newDocumentScript?: string;
   readonly extraArguments?: readonly string[];
 }
 
@@ -88,6 +90,7 @@ export class BrowserGeneration {
   private constructor(
     readonly browser: Browser,
     readonly sequenceNumber: number,
+    private readonly newDocumentScript: string | undefined,
   ) {
     this.lost = new Promise((resolve) => {
       browser.once('disconnected', () => {
@@ -113,7 +116,7 @@ export class BrowserGeneration {
       defaultViewport: { width: 1280, height: 900 },
       protocolTimeout: 30_000,
     });
-    const generation = new BrowserGeneration(browser, sequenceNumber);
+    const generation = new BrowserGeneration(browser, sequenceNumber, settings.newDocumentScript);
     generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
     return generation;
   }
@@ -189,6 +192,10 @@ export class BrowserGeneration {
       session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
       session.send('Runtime.enable'),
       page.setUserAgent(this.userAgent),
+      // Through puppeteer's own session: the Page domain is enabled there (not on ours).
+      this.newDocumentScript === undefined
+        ? undefined
+        : page.evaluateOnNewDocument(this.newDocumentScript),
     ]);
     return { page, session, mainFrameId: frameTree.frame.id, generation: this };
   }

@@ -8,6 +8,7 @@ import { PooledPage, watchForCrash } from './browser-generation';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
 import { PagePool } from './page-pool';
+import { pendingTimerTrackerSource } from './pending-timer-tracker';
 import {
   invalidSelectorOutcome,
   PageRenderSettings,
@@ -35,7 +36,11 @@ export interface RenderEngineOptions {
   readonly executablePath?: string;
   /** Honest crawler identification; appended to Chromium's UA, used alone for plain fetches. */
   readonly userAgent?: string;
+  /** Page complete: nothing in flight this long and nothing scheduled soon (default 100). */
+  readonly settleMs?: number;
+  /** The network-quiet window, the settle's upper bound (default 400). */
   readonly quietWindowMs?: number;
+  /** Longest wait for the page to settle after wait_selector (default 2000). */
   readonly quietWindowCapMs?: number;
   /** Rendered HTML characters / plain-fetch body bytes; larger → content_too_large. */
   readonly maxContentBytes?: number;
@@ -94,6 +99,7 @@ export class RenderEngine {
     this.userAgent = options.userAgent ?? DEFAULT_CRAWLER_USER_AGENT;
     this.maxContentBytes = options.maxContentBytes ?? 10 * 1024 * 1024;
     this.renderSettings = {
+      settleMs: options.settleMs ?? 100,
       quietWindowMs: options.quietWindowMs ?? 400,
       quietWindowCapMs: options.quietWindowCapMs ?? 2000,
       maxHtmlCharacterCount: this.maxContentBytes,
@@ -114,6 +120,7 @@ export class RenderEngine {
           this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
         proxyUrl: this.proxy.proxyUrl,
         crawlerUserAgent: this.userAgent,
+        newDocumentScript: pendingTimerTrackerSource(this.renderSettings.quietWindowCapMs),
         extraArguments: this.options.extraChromiumArguments,
       },
       events: {
