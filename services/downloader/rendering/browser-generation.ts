@@ -115,6 +115,11 @@ export class BrowserGeneration {
       args: [...chromiumArguments(settings.proxyUrl), ...(settings.extraArguments ?? [])],
       defaultViewport: { width: 1280, height: 900 },
       protocolTimeout: 30_000,
+      // The engine reads the network over its own CDP session (network-log-recorder.ts);
+      // puppeteer's request tracking would receive and process every network event a second
+      // time. Nothing here uses HTTPRequest/HTTPResponse objects (goto then answers null).
+      networkEnabled: false,
+      issuesEnabled: false,
     });
     const generation = new BrowserGeneration(browser, sequenceNumber, settings.newDocumentScript);
     generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
@@ -191,7 +196,8 @@ export class BrowserGeneration {
       session.send('Network.enable'),
       session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
       session.send('Runtime.enable'),
-      page.setUserAgent(this.userAgent),
+      // On our session: puppeteer's page.setUserAgent needs its (disabled) network tracking.
+      session.send('Network.setUserAgentOverride', { userAgent: this.userAgent }),
       // Through puppeteer's own session: the Page domain is enabled there (not on ours).
       this.newDocumentScript === undefined
         ? undefined
