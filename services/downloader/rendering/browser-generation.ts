@@ -130,13 +130,32 @@ export class BrowserGeneration {
     return this.browser.process()?.pid;
   }
 
+  /** Pages of this browser: idle and busy. */
+  get pageCount(): number {
+    return this.idlePages.length + this.busyCount;
+  }
+
   /**
-   * Creates `count` idle pages up front, so the first renders after a launch (or a recycle) don't
-   * each pay for page creation and set-up.
+   * Creates `count` idle pages up front, so the first renders after a launch, a recycle or a
+   * growing pool don't each pay for page creation and set-up.
    */
   async openIdlePages(count: number): Promise<void> {
-    const pages = await Promise.all(Array.from({ length: count }, () => this.createPage()));
-    this.idlePages.push(...pages.map((pooled) => ({ pooled })));
+    const pages = await Promise.all(
+      Array.from({ length: Math.max(0, count) }, () => this.createPage()),
+    );
+    // Idle pages at the bottom of the stack: recently used (warm) pages are taken first.
+    this.idlePages.unshift(...pages.map((pooled) => ({ pooled })));
+  }
+
+  /** Closes idle pages, least recently used first, until at most `pageCount` pages are left. */
+  async closeIdlePagesBeyond(pageCount: number): Promise<void> {
+    const closing: Array<Promise<void>> = [];
+    while (this.pageCount > pageCount && this.idlePages.length > 0) {
+      const idle = this.idlePages.shift() as IdlePage;
+      clearTimeout(idle.timer);
+      closing.push(idle.pooled.page.close().catch(() => undefined));
+    }
+    await Promise.all(closing);
   }
 
   /** The most recently used idle page (its reset, if one started, finished), or a new page. */
