@@ -75,7 +75,7 @@ describe('PagePoolSizer', () => {
     machine.cpu = machine.tree = 0.3;
     await jest.advanceTimersByTimeAsync(3000);
     expect(pool.size).toBe(3); // ×1.5 at most
-    expect(changes.at(-1)).toMatchObject({ fromSize: 2, toSize: 3, reason: 'cpu_headroom' });
+    expect(changes.at(-1)).toMatchObject({ fromSize: 2, toSize: 3, reason: 'processor_headroom' });
     pool.busyCount = 3;
     machine.cpu = machine.tree = 0.45;
     await jest.advanceTimersByTimeAsync(3000);
@@ -89,7 +89,7 @@ describe('PagePoolSizer', () => {
       size: 5,
       maxSize: 16,
       isSelfSizing: true,
-      lastChange: { reason: 'cpu_headroom', toSize: 5 },
+      lastChange: { reason: 'processor_headroom', toSize: 5 },
       lastWindow: { machineCpuBusyRatio: expect.closeTo(0.93, 2), demandRatio: 1 },
     });
     sizer.stop();

@@ -31,12 +31,12 @@ describe('decidePoolSize', () => {
     // 4 pages use 50 %: the target (97 %) would fit 7; one step allows 6.
     expect(decidePoolSize(BOUNDS, windowOf(), HISTORY)).toEqual({
       size: 6,
-      reason: 'cpu_headroom',
+      reason: 'processor_headroom',
     });
     // 4 pages use 80 %: 4 · 0.97 / 0.8 = 4.85 → at least one more page.
     expect(
       decidePoolSize(BOUNDS, windowOf({ machineCpuBusyRatio: 0.8, treeCpuRatio: 0.8 }), HISTORY),
-    ).toEqual({ size: 5, reason: 'cpu_headroom' });
+    ).toEqual({ size: 5, reason: 'processor_headroom' });
   });
 
   test('leaves what other processes use out of the projection', () => {
@@ -47,7 +47,7 @@ describe('decidePoolSize', () => {
       HISTORY,
     );
     // 8 pages at 30 %: room 57 % fits 15, the step allows 12.
-    expect(decision).toEqual({ size: 12, reason: 'cpu_headroom' });
+    expect(decision).toEqual({ size: 12, reason: 'processor_headroom' });
   });
 
   test('does not grow a pool that is not full, nor past the brake', () => {
@@ -55,7 +55,7 @@ describe('decidePoolSize', () => {
     expect(decidePoolSize({ ...BOUNDS, maxSize: 4 }, windowOf(), HISTORY)).toBeUndefined();
     expect(decidePoolSize({ ...BOUNDS, maxSize: 5 }, windowOf(), HISTORY)).toEqual({
       size: 5,
-      reason: 'cpu_headroom',
+      reason: 'processor_headroom',
     });
   });
 
@@ -99,7 +99,7 @@ describe('decidePoolSize', () => {
     // 6 GiB available: 1.2 GiB spare, one page (the CPU would allow two).
     expect(
       decidePoolSize(BOUNDS, windowOf({ ...heavy, memoryAvailableBytes: 6 * GIB }), HISTORY),
-    ).toEqual({ size: 5, reason: 'cpu_headroom' });
+    ).toEqual({ size: 5, reason: 'processor_headroom' });
   });
 
   test('shrinks by one when the event loop lags', () => {
@@ -115,7 +115,10 @@ describe('decidePoolSize', () => {
     expect(
       decidePoolSize(BOUNDS, saturated, { ...HISTORY, saturatedWindowCount: 1 }),
     ).toBeUndefined();
-    expect(decidePoolSize(BOUNDS, saturated, twice)).toEqual({ size: 3, reason: 'cpu_saturated' });
+    expect(decidePoolSize(BOUNDS, saturated, twice)).toEqual({
+      size: 3,
+      reason: 'processor_saturated',
+    });
     // Nobody waits for a CPU: the pool fills it exactly — keep it.
     expect(decidePoolSize(BOUNDS, { ...saturated, cpuStallRatio: 0.1 }, twice)).toBeUndefined();
     // Other processes cause most of the load: shrinking would not relieve it.
@@ -123,7 +126,7 @@ describe('decidePoolSize', () => {
     // Without pressure information, a saturated CPU is enough.
     expect(decidePoolSize(BOUNDS, { ...saturated, cpuStallRatio: undefined }, twice)).toEqual({
       size: 3,
-      reason: 'cpu_saturated',
+      reason: 'processor_saturated',
     });
   });
 

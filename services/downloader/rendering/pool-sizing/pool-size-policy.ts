@@ -23,8 +23,8 @@
 export const POOL_SIZE_REASONS = [
   'initial_size',
   'fixed_size',
-  'cpu_headroom',
-  'cpu_saturated',
+  'processor_headroom',
+  'processor_saturated',
   'memory_pressure',
   'event_loop_lagging',
   'demand_low',
@@ -179,7 +179,7 @@ export function decidePoolSize(
   const isOwnLoad =
     window.treeCpuRatio >= thresholds.ownLoadShareRatio * window.machineCpuBusyRatio;
   if (history.saturatedWindowCount >= thresholds.saturatedWindowLimit && isStalled && isOwnLoad) {
-    return shrinkTo(size - 1, 'cpu_saturated');
+    return shrinkTo(size - 1, 'processor_saturated');
   }
   if (
     history.recentWindowCount >= thresholds.idleShrinkWindowCount &&
@@ -201,5 +201,5 @@ export function decidePoolSize(
     Math.min(limit, Math.max(size + 1, projectedCpuSize(window, size, thresholds))),
     bounds,
   );
-  return next > size ? { size: next, reason: 'cpu_headroom' } : undefined;
+  return next > size ? { size: next, reason: 'processor_headroom' } : undefined;
 }
