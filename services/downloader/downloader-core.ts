@@ -322,6 +322,7 @@ export class DownloaderCore {
         workerId: settings.workerId,
         taskCount: settings.leaseTaskCount,
         leaseTtlSeconds: settings.leaseTtlSeconds,
+        leaseWaitMs: settings.leaseWaitMs,
         pollIntervalMs: settings.leasePollIntervalMs,
         maxReportMarginMs: LEASE_MAX_REPORT_MARGIN_MS,
         drainMs: SHUTDOWN_DRAIN_MS,

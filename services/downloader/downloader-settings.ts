@@ -238,10 +238,17 @@ export const DOWNLOADER_SETTINGS = {
     parseAs.wholeNumber(10, 3600),
     120,
   ),
+  leaseWaitMs: setting(
+    '--lease-wait-ms <ms>',
+    'DOWNLOADER_LEASE_WAIT_MS',
+    'how long the scheduler may hold a lease call while nothing is due (long polling; 0 = answer at once)',
+    parseAs.wholeNumber(0, 25_000),
+    20_000,
+  ),
   leasePollIntervalMs: setting(
     '--lease-poll-interval-ms <ms>',
     'DOWNLOADER_LEASE_POLL_INTERVAL_MS',
-    'wait after an empty lease or a failed lease call',
+    'wait after a failed lease call; the longest backoff after empty answers that came back at once',
     parseAs.wholeNumber(10, 600_000),
     2000,
   ),

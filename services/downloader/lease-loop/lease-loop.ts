@@ -10,6 +10,9 @@ import { reportResultOf, type LeaseTask } from './report-results';
 
 type LeaseResponse = components['schemas']['LeaseResponse'];
 
+/** First pause after an empty answer that came back sooner than asked; doubles per repeat. */
+const MIN_EMPTY_BACKOFF_MS = 100;
+
 /**
  * How long before its expiry a lease is reported. A fixed margin would eat most of a short lease
  * (5 s of a 10 s lease leaves a 6 s page no chance, and it would be fetched again and again), so
@@ -24,7 +27,12 @@ export interface LeaseLoopSettings {
   /** Most tasks asked for per lease. */
   readonly taskCount: number;
   readonly leaseTtlSeconds: number;
-  /** Wait after an empty lease or a failed lease call. */
+  /**
+   * How long the scheduler may hold a lease call while nothing is due (`wait_ms`, long polling);
+   * 0 asks for an answer at once.
+   */
+  readonly leaseWaitMs: number;
+  /** Wait after a failed lease call, and the longest backoff after quick empty answers. */
   readonly pollIntervalMs: number;
   /**
    * Time kept for the report at the end of a lease (a task must be able to finish this long
@@ -62,6 +70,8 @@ interface ActiveLease {
 export class LeaseLoop {
   private readonly active = new Map<string, ActiveLease>();
   private heldTaskCount = 0;
+  /** The pause after the latest empty answer that came back sooner than asked (0: none yet). */
+  private emptyBackoffMs = 0;
   /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
   private readonly leasing = new AbortController();
   /** Aborted when the shutdown's report budget is spent. */
@@ -157,6 +167,7 @@ export class LeaseLoop {
         continue;
       }
       let lease: LeaseResponse;
+      const sentAtMs = Date.now();
       try {
         lease = await this.client.leaseTasks(
           {
@@ -175,9 +186,10 @@ export class LeaseLoop {
       }
       if (lease.task_list.length === 0) {
         this.metrics.leaseCallCount.inc({ result: 'empty' });
-        await this.pause();
+        await this.afterEmptyAnswer(Date.now() - sentAtMs);
         continue;
       }
+      this.emptyBackoffMs = 0;
       this.metrics.leaseCallCount.inc({ result: 'tasks' });
       try {
         await this.begin(lease, Date.now());
@@ -191,8 +203,27 @@ export class LeaseLoop {
     }
   }
 
-  private async pause(): Promise<void> {
-    await sleep(this.settings.pollIntervalMs, this.leasing.signal).catch(() => undefined);
+  private async pause(milliseconds = this.settings.pollIntervalMs): Promise<void> {
+    await sleep(milliseconds, this.leasing.signal).catch(() => undefined);
+  }
+
+  /**
+   * An empty answer after the scheduler held the call (long polling): nothing became due within
+   * `leaseWaitMs`, so ask again at once — the next task is leased the moment it is due. An empty
+   * answer that came back sooner (a scheduler without long polling, or one that returns early)
+   * must not make the loop spin: back off, from a short pause doubling up to the poll interval.
+   */
+  private async afterEmptyAnswer(elapsedMs: number): Promise<void> {
+    const { leaseWaitMs, pollIntervalMs } = this.settings;
+    if (leaseWaitMs > 0 && elapsedMs >= leaseWaitMs / 2) {
+      this.emptyBackoffMs = 0;
+      return;
+    }
+    this.emptyBackoffMs = Math.min(
+      pollIntervalMs,
+      this.emptyBackoffMs === 0 ? MIN_EMPTY_BACKOFF_MS : 2 * this.emptyBackoffMs,
+    );
+    await this.pause(this.emptyBackoffMs);
   }
 
   /** Until a task finishes, the capacity changes, or a poll interval passed. */
