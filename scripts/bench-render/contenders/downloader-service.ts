@@ -13,11 +13,13 @@ import {
   StartedServiceProcess,
 } from '../../../services/common/testing/service-process';
 import {
-  BENCH_CONCURRENCY,
   CHROMIUM_PATH,
+  DOWNLOADER_OFFERED_CONCURRENCY,
+  MAX_BENCH_CONCURRENCY,
   QUIET_WINDOW_MS,
   RECYCLE_AFTER_RENDER_COUNT,
   RENDER_TIMEOUT_MS,
+  SETTLE_MS,
   WAIT_SELECTOR,
 } from '../bench-settings';
 import type { ContenderRun } from '../contender-run';
@@ -42,6 +44,10 @@ export interface DownloaderServiceRunOptions {
   readonly signal: AbortSignal;
   /** The whole run; renders still going after it are aborted. */
   readonly timeoutMs: number;
+  /** Sent with every render (0 in the main rounds; the many-domain round's interval there). */
+  readonly minIntervalMs?: number;
+  /** In list order, not host-aware (the many-domain round: politeness must hold pages back). */
+  readonly isInListOrder?: boolean;
 }
 
 /** A page held back this often by the downloader's own limit counts as failed. */
@@ -51,16 +57,18 @@ const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
  * The started downloader's settings (services/downloader/downloader-settings.ts), given as
  * environment variables so that a flag from `--downloader-arg` still wins: a render-only node
  * (entry B alone, no scheduler), an operator allow-list of exactly the bench's loopback addresses,
- * and the same page count, quiet window, recycling and browser as every other contender. The
- * data directory is a fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
+ * a self-sizing page pool under a brake of 16 (the top of the others' range), and the same
+ * page-complete rule, recycling and browser as every other contender. The data directory is a
+ * fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
  */
 function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
   return {
     DOWNLOADER_TOKEN: token,
     DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
     DOWNLOADER_LEASE_LOOP: 'off',
-    DOWNLOADER_PAGE_POOL_SIZE: String(BENCH_CONCURRENCY),
-    DOWNLOADER_MAX_CONCURRENT_COUNT: String(BENCH_CONCURRENCY),
+    DOWNLOADER_PAGE_POOL_SIZE: 'auto',
+    DOWNLOADER_MAX_CONCURRENT_COUNT: String(MAX_BENCH_CONCURRENCY),
+    DOWNLOADER_SETTLE_MS: String(SETTLE_MS),
     DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
     DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(RECYCLE_AFTER_RENDER_COUNT),
     CHROMIUM_PATH,
@@ -68,11 +76,12 @@ function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.
   };
 }
 
-/** Entry B as a caller uses it: min_interval_ms 0, back off on 429 as told, no other retry. */
+/** Entry B as a caller uses it: its min_interval_ms, back off on 429 as told, no other retry. */
 async function renderThroughEntryB(
   client: DownloaderClient,
   url: string,
   signal: AbortSignal,
+  minIntervalMs = 0,
 ): Promise<RenderedOnce> {
   for (let overLimitAnswerCount = 0; ; overLimitAnswerCount += 1) {
     try {
@@ -83,7 +92,7 @@ async function renderThroughEntryB(
           wait_selector: WAIT_SELECTOR,
           timeout_ms: RENDER_TIMEOUT_MS,
           should_store: true,
-          min_interval_ms: 0,
+          min_interval_ms: minIntervalMs,
         },
         { signal },
       );
@@ -94,6 +103,29 @@ async function renderThroughEntryB(
       await sleep(Math.max(50, error.retryAfterSeconds * 1000), signal);
     }
   }
+}
+
+/** Reads the pool's size every second (GET /v1/operator/page-pool) for the report's notes. */
+function watchPagePool(client: DownloaderClient): { stop(): Promise<string> } {
+  const sizes: number[] = [];
+  const reasons: string[] = [];
+  const read = () =>
+    client.getPagePool().then(
+      (pool) => {
+        sizes.push(pool.page_count);
+        if (reasons.at(-1) !== pool.pool_size_reason) reasons.push(pool.pool_size_reason);
+      },
+      () => undefined,
+    );
+  void read();
+  const timer = setInterval(() => void read(), 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await read();
+      return `self-sized page pool over the run (1 s samples): ${sizes.join(' ')}; reasons: ${reasons.join(' → ')}`;
+    },
+  };
 }
 
 /**
@@ -163,12 +195,15 @@ export async function runDownloaderService(
     });
     const unavailable = await checkEntryB(client, urls[0], options.hosts, signal);
     if (unavailable !== undefined) return { label, records: [], notes, ...unavailable };
+    const poolWatch = watchPagePool(client);
     const records = await renderUrlStream(
       urls,
-      BENCH_CONCURRENCY,
-      (url) => renderThroughEntryB(client, url, signal),
+      DOWNLOADER_OFFERED_CONCURRENCY,
+      (url) => renderThroughEntryB(client, url, signal, options.minIntervalMs),
       options.onRecord,
+      { isInListOrder: options.isInListOrder },
     );
+    notes.push(await poolWatch.stop());
     return {
       label,
       records,
