@@ -20,9 +20,12 @@ export function summarizeOriginTraffic(entries: readonly OriginAccessLogEntry[])
   );
 }
 
-/** Requests a crawler sends itself (documents, robots.txt); the rest is what a page loads. */
-function isInitiatedRequest(entry: OriginAccessLogEntry): boolean {
-  return entry.path === '/robots.txt' || entry.path.startsWith('/items/');
+/**
+ * Requests a crawler sends itself (documents, robots.txt); the rest — the bench page's script and
+ * stylesheet under /static/, its XHRs under /api/, a favicon — is what a page loads.
+ */
+export function isInitiatedRequest(entry: OriginAccessLogEntry): boolean {
+  return !/^\/(static|api)\//.test(entry.path) && entry.path !== '/favicon.ico';
 }
 
 export interface SpacingViolation {

@@ -61,7 +61,7 @@ const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
  * page-complete rule, recycling and browser as every other contender. The data directory is a
  * fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
  */
-function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
+export function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
   return {
     DOWNLOADER_TOKEN: token,
     DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
@@ -77,7 +77,7 @@ function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.
 }
 
 /** Entry B as a caller uses it: its min_interval_ms, back off on 429 as told, no other retry. */
-async function renderThroughEntryB(
+export async function renderThroughEntryB(
   client: DownloaderClient,
   url: string,
   signal: AbortSignal,
