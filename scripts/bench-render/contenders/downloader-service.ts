@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,9 +139,10 @@ async function checkEntryB(
   url: string,
   hosts: readonly string[],
   signal: AbortSignal,
+  minIntervalMs = 0,
 ): Promise<Pick<ContenderRun, 'skippedBecause' | 'error'> | undefined> {
   try {
-    await renderThroughEntryB(client, url, signal);
+    await renderThroughEntryB(client, url, signal, minIntervalMs);
     return undefined;
   } catch (error) {
     if (!(error instanceof ContractHttpError)) return undefined;
@@ -168,6 +170,8 @@ export async function runDownloaderService(
   const { label } = options;
   const notes: string[] = [];
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  // Every render in flight (and every 429 back-off) listens on it.
+  setMaxListeners(4 * DOWNLOADER_OFFERED_CONCURRENCY, signal);
   const dataDirectory = await mkdtemp(join(tmpdir(), 'bench-render-downloader-'));
   let started: StartedServiceProcess | undefined;
   let sampler: ProcessTreeSampler | undefined;
@@ -193,7 +197,13 @@ export async function runDownloaderService(
       timeoutMs: RENDER_TIMEOUT_MS + 15_000,
       maximumAttemptCount: 1, // a 5xx is a failed render to count, not to hide by retrying
     });
-    const unavailable = await checkEntryB(client, urls[0], options.hosts, signal);
+    const unavailable = await checkEntryB(
+      client,
+      urls[0],
+      options.hosts,
+      signal,
+      options.minIntervalMs,
+    );
     if (unavailable !== undefined) return { label, records: [], notes, ...unavailable };
     const poolWatch = watchPagePool(client);
     const records = await renderUrlStream(

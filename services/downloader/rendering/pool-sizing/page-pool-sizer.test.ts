@@ -82,7 +82,7 @@ describe('PagePoolSizer', () => {
     expect(pool.size).toBe(5);
     pool.busyCount = 5;
     pool.waitingCount = 0;
-    machine.cpu = machine.tree = 0.93; // the CPU is nearly full: no more pages
+    machine.cpu = machine.tree = 0.96; // the CPU is nearly full: no more pages
     await jest.advanceTimersByTimeAsync(9000);
     expect(pool.size).toBe(5);
     expect(sizer.status()).toMatchObject({
@@ -90,7 +90,7 @@ describe('PagePoolSizer', () => {
       maxSize: 16,
       isSelfSizing: true,
       lastChange: { reason: 'processor_headroom', toSize: 5 },
-      lastWindow: { machineCpuBusyRatio: expect.closeTo(0.93, 2), demandRatio: 1 },
+      lastWindow: { machineCpuBusyRatio: expect.closeTo(0.96, 2), demandRatio: 1 },
     });
     sizer.stop();
   });
@@ -127,7 +127,8 @@ describe('procLoadReader', () => {
     await new Promise((resolve) => child.once('exit', resolve));
     const after = read({ withPss: false });
     expect(during.treeProcessCount).toBe(before.treeProcessCount + 1);
-    expect(after.treeCpuSeconds - before.treeCpuSeconds).toBeGreaterThanOrEqual(0.3);
+    // 0.3 s less the clock-tick rounding of /proc (10 ms per process and field).
+    expect(after.treeCpuSeconds - before.treeCpuSeconds).toBeGreaterThanOrEqual(0.25);
     expect(before.treePssBytes).toBeGreaterThan(10 * 1024 * 1024);
     expect(during.treePssBytes).toBeUndefined();
     expect(after.machineBusySeconds).toBeGreaterThan(before.machineBusySeconds);

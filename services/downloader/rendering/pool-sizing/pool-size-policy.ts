@@ -78,14 +78,18 @@ export interface PoolSizeDecision {
 
 export const POOL_SIZING_THRESHOLDS = {
   /** Grow only while the machine's CPU is below this. */
-  cpuGrowBelowRatio: 0.9,
-  /** The projection's target: the CPU share the pool may fill, with what others use left. */
-  cpuTargetRatio: 0.97,
+  cpuGrowBelowRatio: 0.95,
+  /**
+   * The projection's target: the CPU share the pool may fill, with what others use left. Full:
+   * the most pages go through at the point where the CPU just fills (and a bigger pool renders a
+   * page with less CPU — per-page overheads are shared), not below it.
+   */
+  cpuTargetRatio: 1,
   /** At or above this for `saturatedWindowLimit` windows, the CPU counts as saturated. */
   cpuSaturatedRatio: 0.98,
-  saturatedWindowLimit: 2,
+  saturatedWindowLimit: 3,
   /** A saturated CPU shrinks the pool only when tasks wait for a CPU at least this much … */
-  cpuStallShrinkRatio: 0.3,
+  cpuStallShrinkRatio: 0.5,
   /** … and the pool's tree causes at least this share of the load. */
   ownLoadShareRatio: 0.5,
   /** Pages in use over the window: below this share of the size the pool is not full. */
@@ -99,8 +103,8 @@ export const POOL_SIZING_THRESHOLDS = {
   memoryReserveFloorBytes: 1024 * 1024 * 1024,
   /** The tree's PSS may use at most this share of the total. */
   memoryBudgetRatio: 0.5,
-  /** After a shrink, windows before the pool may grow again (hysteresis). */
-  growHoldAfterShrinkWindows: 2,
+  /** After a shrink, windows before the pool may grow again (hysteresis: no quick flapping). */
+  growHoldAfterShrinkWindows: 5,
   /** Windows of low demand before idle pages are given back. */
   idleShrinkWindowCount: 10,
 } as const;
@@ -149,7 +153,7 @@ function projectedCpuSize(
   const othersRatio = Math.max(0, window.machineCpuBusyRatio - window.treeCpuRatio);
   const ownRoomRatio = thresholds.cpuTargetRatio - othersRatio;
   const perPageRatio = Math.max(window.treeCpuRatio, 0.01) / size;
-  return Math.floor(ownRoomRatio / perPageRatio);
+  return Math.ceil(ownRoomRatio / perPageRatio);
 }
 
 /**
@@ -171,13 +175,15 @@ export function decidePoolSize(
   if (isMemoryShort(window, thresholds)) {
     return shrinkTo(size - Math.max(1, Math.ceil(size / 4)), 'memory_pressure');
   }
-  if (window.eventLoopLagMs >= thresholds.eventLoopLagShrinkMs) {
+  const isOwnLoad =
+    window.treeCpuRatio >= thresholds.ownLoadShareRatio * window.machineCpuBusyRatio;
+  // A lagging loop on a machine that others keep busy is their load, not too many pages.
+  const isLoopOwnProblem = window.machineCpuBusyRatio < thresholds.cpuGrowBelowRatio || isOwnLoad;
+  if (window.eventLoopLagMs >= thresholds.eventLoopLagShrinkMs && isLoopOwnProblem) {
     return shrinkTo(size - 1, 'event_loop_lagging');
   }
   const isStalled =
     window.cpuStallRatio === undefined || window.cpuStallRatio >= thresholds.cpuStallShrinkRatio;
-  const isOwnLoad =
-    window.treeCpuRatio >= thresholds.ownLoadShareRatio * window.machineCpuBusyRatio;
   if (history.saturatedWindowCount >= thresholds.saturatedWindowLimit && isStalled && isOwnLoad) {
     return shrinkTo(size - 1, 'processor_saturated');
   }
