@@ -43,6 +43,8 @@ const PAGE_COUNT = 400;
 const SAMPLE_INTERVAL_MS = 2000;
 /** Time the downloader gets to stop, then its processes must be gone. */
 const STOP_GRACE_MS = 15_000;
+/** After the downloader exited, how long its processes may take to be gone. */
+const SURVIVOR_WAIT_MS = 5000;
 
 interface SoakOptions {
   durationSeconds: number;
@@ -138,6 +140,31 @@ function survivorsOf(seen: ReadonlyMap<number, string>): number[] {
     .map(([pid]) => pid);
 }
 
+/** "pid comm state parent" of a process, for the report. */
+function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const [state, parentPid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return `${pid} ${name} ${state} (parent ${parentPid})`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
+/** Waits until every process seen in the tree is gone, or the time is up; the ones left. */
+async function waitForTreeGone(
+  seen: ReadonlyMap<number, string>,
+  timeoutMs: number,
+): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const survivors = survivorsOf(seen);
+    if (survivors.length === 0 || Date.now() > deadline) return survivors;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function main(): Promise<number> {
   const options = parseOptions();
   const abort = new AbortController();
@@ -155,6 +182,7 @@ async function main(): Promise<number> {
   const seen = new Map<number, string>();
   const intervals: SoakInterval[] = [];
   let survivors: number[] = [];
+  let survivorDescriptions: string[] = [];
   try {
     downloader = await startServiceProcess(
       'downloader',
@@ -179,11 +207,15 @@ async function main(): Promise<number> {
     const endsAtMs = Date.now() + options.durationSeconds * 1000;
     let current = new IntervalAccumulator();
     let poolSize: number | undefined;
+    let poolReason = '';
     const sampleTimer = setInterval(() => {
       const tree = listProcessTree(rootPid);
       for (const entry of tree) seen.set(entry.pid, entry.startTime);
       void client.getPagePool().then(
-        (pool) => (poolSize = pool.page_count),
+        (pool) => {
+          poolSize = pool.page_count;
+          poolReason = pool.pool_size_reason;
+        },
         () => undefined,
       );
       current.sample(tree, poolSize);
@@ -192,7 +224,9 @@ async function main(): Promise<number> {
       const closed = current.close(intervals.length, options.intervalSeconds);
       current = new IntervalAccumulator();
       intervals.push(closed);
-      console.log(formatInterval(closed, options.intervalSeconds));
+      console.log(
+        `${formatInterval(closed, options.intervalSeconds)} (last change: ${poolReason})`,
+      );
     }, options.intervalSeconds * 1000);
     let nextIndex = 0;
     const worker = async () => {
@@ -215,8 +249,8 @@ async function main(): Promise<number> {
     console.log(`\nstopping the downloader (SIGTERM) …`);
     await downloader.stop(STOP_GRACE_MS);
     downloader = undefined;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    survivors = survivorsOf(seen);
+    survivors = await waitForTreeGone(seen, SURVIVOR_WAIT_MS);
+    survivorDescriptions = survivors.map(describeProcess);
   } finally {
     await downloader?.stop(STOP_GRACE_MS);
     for (const pid of survivorsOf(seen)) {
@@ -253,7 +287,10 @@ async function main(): Promise<number> {
     },
     {
       isPass: survivors.length === 0 && seen.size > 1,
-      text: `processes left after the downloader stopped: ${survivors.length} (of ${seen.size} seen in its tree)`,
+      text:
+        `processes left ${SURVIVOR_WAIT_MS / 1000} s after the downloader stopped: ${survivors.length} ` +
+        `(of ${seen.size} seen in its tree)` +
+        (survivorDescriptions.length > 0 ? `: ${survivorDescriptions.join('; ')}` : ''),
     },
   ];
   console.log(`\n${formatVerdicts(verdicts)}`);
