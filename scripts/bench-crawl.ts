@@ -106,7 +106,7 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
     const scheduler = await startServiceProcess(
       'scheduler',
       ['--data-dir', join(workDirectory, 'scheduler')],
-      { SCHEDULER_TOKEN: schedulerToken, DOWNLOADER_TOKEN: downloaderToken, LOG_LEVEL: 'warn' },
+      { SCHEDULER_TOKEN: schedulerToken, DOWNLOADER_TOKEN: downloaderToken },
     );
     started.push(scheduler);
     const downloader = await startServiceProcess(
@@ -119,7 +119,6 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
         DOWNLOADER_WORKER_ID: 'bench-crawl',
         DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
         CHROMIUM_PATH,
-        LOG_LEVEL: 'warn',
       },
       30_000,
     );
