@@ -90,7 +90,7 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
-  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (seed 004). */
+  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
   listDomainClaims(
     query: Operation.ListDomainClaimsInput['query'],
     options?: CallOptions,

@@ -27,7 +27,7 @@ export interface SamplerHandlers {
   listConsumerTokens(
     input: Operation.ListConsumerTokensInput,
   ): Promise<Operation.ListConsumerTokensOutput>;
-  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (seed 004). */
+  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
   listDomainClaims(
     input: Operation.ListDomainClaimsInput,
   ): Promise<Operation.ListDomainClaimsOutput>;

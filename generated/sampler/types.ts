@@ -102,7 +102,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The claims table of the sampler's operator page (seed 004). */
+    /** The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
     get: operations['listDomainClaims'];
     put?: never;
     post?: never;
@@ -300,7 +300,7 @@ export interface components {
       revoked_at: string | null;
     };
     /**
-     * @description The sampler operator page's data (seed 004).
+     * @description The sampler operator page's data (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows).
      * @example {
      *       "summary": {
      *         "claimed_domain_count": 486,

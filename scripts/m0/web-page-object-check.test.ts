@@ -85,6 +85,14 @@ describe('the M0 field check', () => {
     });
   });
 
+  it('shows health_signal whole, every key with its value', () => {
+    const line = checkWebPageObject(validPage()).find((check) => check.field === 'health_signal');
+    expect(line?.detail).toBe(
+      'xhr_total_count=2 xhr_error_count=1 xhr_throttled_count=0 xhr_denied_count=1 ' +
+        `has_console_error=false redirect_target_hash="${urlHash('http://127.0.0.2:8181/csr')}"`,
+    );
+  });
+
   it('refuses an answer that is not an object', () => {
     expect(problems([])).toEqual(['(object): wrong']);
   });

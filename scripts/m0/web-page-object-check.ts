@@ -140,12 +140,25 @@ function healthSignalProblem(page: Record<string, unknown>): string | null {
 
 function summarize(value: unknown): string {
   if (Array.isArray(value)) return `${value.length} items`;
-  if (value !== null && typeof value === 'object') return JSON.stringify(value).slice(0, 120);
+  if (value !== null && typeof value === 'object') return summarizeObject(value);
   if (typeof value === 'string')
     return value.length > 80
       ? `${JSON.stringify(value.slice(0, 77))}… (${value.length} chars)`
       : JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * A nested object (health_signal) whole, as `name=value` pairs, so no line ends mid-key; only a
+ * long string value inside it is shortened.
+ */
+function summarizeObject(value: object): string {
+  return Object.entries(value)
+    .map(([name, inner]) => {
+      const shown = JSON.stringify(inner) ?? String(inner);
+      return `${name}=${shown.length > 40 ? `${shown.slice(0, 37)}…` : shown}`;
+    })
+    .join(' ');
 }
 
 function normalizeUrlOrNull(url: string): string | null {

@@ -5,14 +5,18 @@
 # checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/setup/setup-output.sh
+source scripts/setup/setup-output.sh
 
-step() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
-fail() { printf '\033[31m[setup] %s\033[0m\n' "$*" >&2; exit 1; }
 can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+apt_get_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"; }
+}
 apt_install() {
   step "installing Debian packages: $*"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >/dev/null \
-    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >/dev/null; }
+  quietly "apt-get install $*" apt_get_install "$@"
+  done_step "installed $*"
 }
 
 # 1. Node.js 20.19+ (require(esm) and the pinned tool versions need it).
@@ -24,7 +28,8 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 export PUPPETEER_SKIP_DOWNLOAD=true
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   step "npm ci (dependencies from package-lock.json)"
-  npm ci --no-audit --no-fund --loglevel=error
+  quietly "npm ci" npm ci --no-audit --no-fund --loglevel=error
+  done_step "npm dependencies installed"
 fi
 
 # 3. Java for openapi-generator (one JVM per `npm run generate`).
@@ -40,4 +45,4 @@ if [ ! -x "$chromium_path" ]; then
   can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
   apt_install chromium
 fi
-step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"
+done_step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"

@@ -28,7 +28,18 @@ function renderReferencePage(title: string): string {
 <div id="reference"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script>
-  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', deepLinking: true });
+  // CONTRACT.md numbers its sections §一 … §十. Without a CJK font those numerals render as empty
+  // boxes, so this page shows them as §1 … §10 (the sections are in that order); /openapi.json
+  // itself is served unchanged.
+  var NUMERALS = { '一': 1, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9, '十': 10 };
+  fetch('/openapi.json')
+    .then(function (response) { return response.text(); })
+    .then(function (text) {
+      var readable = text.replace(/§([一二三四五六七八九十])/g, function (_mark, numeral) {
+        return '§' + NUMERALS[numeral];
+      });
+      window.ui = SwaggerUIBundle({ spec: JSON.parse(readable), dom_id: '#reference', deepLinking: true });
+    });
 </script>
 </body>
 </html>`;

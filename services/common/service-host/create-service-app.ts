@@ -44,7 +44,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
             ? 'warn'
             : 'debug',
       autoLogging: {
-        ignore: (request) => request.url === '/healthz' || request.url === '/metrics',
+        ignore: (request) =>
+          request.url === '/healthz' ||
+          request.url === '/metrics' ||
+          request.url === '/favicon.ico',
       },
       // Only what an operator needs; the headers would carry the bearer token.
       serializers: {
@@ -64,6 +67,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       is_ready: isReady,
       started_at: options.startedAt,
     });
+  });
+  // Browsers ask every page's origin for an icon; answer "none" instead of a logged 404.
+  app.get('/favicon.ico', (_request, response) => {
+    response.status(204).end();
   });
   app.get('/metrics', async (_request, response) => {
     response.type(options.registry.contentType).send(await options.registry.metrics());
