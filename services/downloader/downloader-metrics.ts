@@ -176,7 +176,7 @@ export class DownloaderMetrics {
     );
     gauge(
       'downloader_event_loop_lag_seconds',
-      "99th percentile of the event loop's delay over the sizer's last window",
+      "90th percentile of the event loop's delay over the sizer's last window",
       () => {
         const lagMs = window()?.eventLoopLagMs;
         return lagMs === undefined ? undefined : lagMs / 1000;

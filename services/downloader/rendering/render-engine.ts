@@ -9,7 +9,12 @@ import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
 import { PagePool } from './page-pool';
 import { pendingTimerTrackerSource } from './pending-timer-tracker';
-import { monitorEventLoopLag, procLoadReader, type LoadReader } from './pool-sizing/load-reading';
+import {
+  monitorEventLoopLag,
+  procLoadReader,
+  type EventLoopLag,
+  type LoadReader,
+} from './pool-sizing/load-reading';
 import { PagePoolSizer, type PoolSizingStatus } from './pool-sizing/page-pool-sizer';
 import {
   invalidSelectorOutcome,
@@ -66,6 +71,8 @@ export interface PoolSizingOptions {
   readonly hardMaxSize: number;
   /** What the machine and the process tree use (tests pass made-up readings). */
   readonly readLoad?: LoadReader;
+  /** The event loop's delay (tests pass a made-up one). */
+  readonly eventLoopLag?: EventLoopLag;
   readonly sampleIntervalMs?: number;
 }
 
@@ -178,7 +185,7 @@ export class RenderEngine {
       brake: sizing.brake,
       hardMaxSize: sizing.hardMaxSize,
       readLoad: sizing.readLoad ?? procLoadReader(),
-      eventLoopLag: monitorEventLoopLag(),
+      eventLoopLag: sizing.eventLoopLag ?? monitorEventLoopLag(),
       sampleIntervalMs: sizing.sampleIntervalMs,
       onResize: (change) => this.options.observer?.poolResized?.(change),
     });

@@ -45,9 +45,9 @@ export function procLoadReader(rootPid: number = process.pid): LoadReader {
   };
 }
 
-/** The event loop's delay since the last read (99th percentile, ms). */
+/** The event loop's delay since the last read (90th percentile, ms: one long pause is not a lagging loop). */
 export interface EventLoopLag {
-  readPercentile99Ms(): number;
+  readPercentile90Ms(): number;
   stop(): void;
 }
 
@@ -55,8 +55,8 @@ export function monitorEventLoopLag(): EventLoopLag {
   const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   return {
-    readPercentile99Ms: () => {
-      const lagMs = histogram.count > 0 ? histogram.percentile(99) / 1e6 : 0;
+    readPercentile90Ms: () => {
+      const lagMs = histogram.count > 0 ? histogram.percentile(90) / 1e6 : 0;
       histogram.reset();
       return lagMs;
     },

@@ -55,7 +55,7 @@ function startSizer(pool: FakePool, machine: FakeMachine, brake: { value: number
     brake: () => brake.value,
     hardMaxSize: 64,
     readLoad: machine.read,
-    eventLoopLag: { readPercentile99Ms: () => 5, stop: () => undefined },
+    eventLoopLag: { readPercentile90Ms: () => 5, stop: () => undefined },
     onResize: (change) => changes.push(change),
   });
   sizer.start();

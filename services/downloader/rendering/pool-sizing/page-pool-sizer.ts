@@ -166,7 +166,7 @@ export class PagePoolSizer {
       memoryAvailableBytes: end.memory.availableBytes,
       memoryTotalBytes: end.memory.totalBytes,
       treePssBytes: this.latestPssBytes,
-      eventLoopLagMs: this.options.eventLoopLag.readPercentile99Ms(),
+      eventLoopLagMs: this.options.eventLoopLag.readPercentile90Ms(),
       demandRatio: this.demandRatioSum / this.windowSampleCount,
       peakDemandCount: this.windowPeakDemand,
     };

@@ -44,7 +44,7 @@ export interface PoolWindow {
   readonly memoryTotalBytes: number;
   /** Proportional set size of the tree (latest reading), undefined when not read yet. */
   readonly treePssBytes: number | undefined;
-  /** 99th percentile of the Node event loop's delay over the window. */
+  /** 90th percentile of the Node event loop's delay over the window. */
   readonly eventLoopLagMs: number;
   /** Mean of (renders holding a page + renders waiting for one) / size over the window. */
   readonly demandRatio: number;
@@ -96,7 +96,7 @@ export const POOL_SIZING_THRESHOLDS = {
   demandFullRatio: 0.85,
   /** Largest step up: ×1.5 (at least +1). */
   growFactorLimit: 1.5,
-  /** Node's event loop this late (p99): shrink; half of it: no growth. */
+  /** Node's event loop this late (p90): shrink; half of it: no growth. */
   eventLoopLagShrinkMs: 100,
   /** Memory the kernel must keep available: this share of the total, at least the floor. */
   memoryReserveRatio: 0.1,
