@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { DownloaderClient } from '../generated/downloader';
 import { SchedulerClient } from '../generated/scheduler';
 import {
@@ -27,6 +27,11 @@ import { formatContractTime } from '../services/downloader/rendering/contract-ti
 import { formatVerdicts, type Verdict } from './bench-render/bench-report';
 import { CHROMIUM_PATH, WAIT_SELECTOR } from './bench-render/bench-settings';
 import { startBenchSite } from './bench-render/bench-site';
+import {
+  DOWNLOADER_ARGUMENT_OPTION,
+  integerFrom,
+  integerListFrom,
+} from './bench-render/command-line';
 import { findSpacingViolations, isInitiatedRequest } from './bench-render/origin-traffic';
 import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
 
@@ -44,28 +49,16 @@ interface CrawlOptions {
 }
 
 function parseOptions(): CrawlOptions {
-  const integerFrom = (min: number, max: number) => (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
-    }
-    return parsed;
-  };
   return new Command('bench:crawl')
     .option(
       '--min-interval-ms <list>',
       'one scenario per min_interval_ms (every host gets it)',
-      (value: string) => value.split(',').map((entry) => integerFrom(50, 60_000)(entry.trim())),
+      integerListFrom(50, 60_000),
       [1000, 200],
     )
     .option('--warmup-seconds <seconds>', 'before measuring', integerFrom(1, 300), 15)
     .option('--measure-seconds <seconds>', 'the measured window', integerFrom(5, 600), 45)
-    .option(
-      '--downloader-arg <flag>',
-      'extra flag for the downloader process (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
+    .option(...DOWNLOADER_ARGUMENT_OPTION)
     .parse(process.argv)
     .opts<CrawlOptions>();
 }

@@ -41,6 +41,11 @@ import {
   WAIT_SELECTOR,
 } from './bench-render/bench-settings';
 import { startBenchSite } from './bench-render/bench-site';
+import {
+  DOWNLOADER_ARGUMENT_OPTION,
+  integerFrom,
+  integerListFrom,
+} from './bench-render/command-line';
 import { runContenderInChildProcess } from './bench-render/contender-runner';
 import type { ContenderRun } from './bench-render/contender-run';
 import type { ChildContenderKind } from './bench-render/contenders/contender-job';
@@ -90,13 +95,6 @@ interface BenchOptions {
 }
 
 function parseOptions(): BenchOptions {
-  const integerFrom = (min: number, max: number) => (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-      throw new InvalidArgumentError(`expected an integer from ${min} to ${max}`);
-    }
-    return parsed;
-  };
   const contenderList = (value: string) => {
     const names = value.split(',').map((name) => name.trim());
     const unknown = names.filter((name) => !(name in CONTENDERS));
@@ -104,8 +102,6 @@ function parseOptions(): BenchOptions {
       throw new InvalidArgumentError(`unknown contender: ${unknown.join(', ')}`);
     return names as ContenderName[];
   };
-  const concurrencyList = (value: string) =>
-    value.split(',').map((entry) => integerFrom(1, MAX_BENCH_CONCURRENCY)(entry.trim()));
   return new Command('bench:render')
     .option(
       '--pages <count>',
@@ -122,7 +118,7 @@ function parseOptions(): BenchOptions {
     .option(
       '--bare-sweep <list>',
       'concurrencies the bare loop runs at (its best is the peer)',
-      concurrencyList,
+      integerListFrom(1, MAX_BENCH_CONCURRENCY),
       [...BARE_LOOP_SWEEP],
     )
     .option(
@@ -131,12 +127,7 @@ function parseOptions(): BenchOptions {
       integerFrom(0, 1000),
       MANY_DOMAIN_HOST_COUNT,
     )
-    .option(
-      '--downloader-arg <flag>',
-      'extra flag for the started downloader process (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
+    .option(...DOWNLOADER_ARGUMENT_OPTION)
     .option(
       '--downloader-url <url>',
       'use a running downloader (its allow-list must be exactly the bench hosts)',

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { DownloaderClient } from '../generated/downloader';
 import {
   startServiceProcess,
@@ -33,6 +33,7 @@ import {
   RENDER_TIMEOUT_MS,
 } from './bench-render/bench-settings';
 import { startBenchSite } from './bench-render/bench-site';
+import { DOWNLOADER_ARGUMENT_OPTION, integerFrom } from './bench-render/command-line';
 import {
   downloaderEnvironment,
   renderThroughEntryB,
@@ -53,32 +54,20 @@ interface SoakOptions {
 }
 
 function parseOptions(): SoakOptions {
-  const secondsFrom = (min: number, max: number) => (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-      throw new InvalidArgumentError(`expected whole seconds from ${min} to ${max}`);
-    }
-    return parsed;
-  };
   return new Command('soak:render')
     .option(
       '--duration-seconds <seconds>',
       'how long to render (bounded: at most 2 hours)',
-      secondsFrom(10, 7200),
+      integerFrom(10, 7200),
       Number(process.env.SOAK_DURATION_SECONDS ?? 600),
     )
     .option(
       '--interval-seconds <seconds>',
       'length of one reported interval',
-      secondsFrom(5, 600),
+      integerFrom(5, 600),
       Number(process.env.SOAK_INTERVAL_SECONDS ?? 60),
     )
-    .option(
-      '--downloader-arg <flag>',
-      'extra flag for the downloader process (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
+    .option(...DOWNLOADER_ARGUMENT_OPTION)
     .parse(process.argv)
     .opts<SoakOptions>();
 }
