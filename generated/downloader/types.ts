@@ -376,7 +376,9 @@ export interface components {
         | 'memory_pressure'
         | 'event_loop_lagging'
         | 'demand_low'
-        | 'brake_lowered';
+        | 'brake_lowered'
+        | 'throughput_probe'
+        | 'throughput_flat';
       previous_page_count: number;
       /** Format: date-time */
       last_changed_at: string | null;

@@ -26,7 +26,9 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     memory_pressure: 'shrunk: memory short',
     event_loop_lagging: 'shrunk: event loop lagging',
     demand_low: 'shrunk: pages idle',
-    brake_lowered: 'shrunk: brake lowered'
+    brake_lowered: 'shrunk: brake lowered',
+    throughput_probe: 'grown: trying one page more',
+    throughput_flat: 'shrunk: one more page did not help'
   };
   var ENTRY_LABELS = {
     lease_loop: 'A · lease loop',

@@ -35,6 +35,7 @@ export class PagePool {
   private launching: Promise<BrowserGeneration> | undefined;
   private readonly generations = new Set<BrowserGeneration>();
   private launchCount = 0;
+  private releasedCount = 0;
   private isClosed = false;
 
   constructor(private readonly options: PagePoolOptions) {
@@ -54,6 +55,11 @@ export class PagePool {
   /** Renders waiting for a page now. */
   get waitingCount(): number {
     return this.slots.waitingCount;
+  }
+
+  /** Renders that returned their page so far (the sizer's pages/s). */
+  get completedCount(): number {
+    return this.releasedCount;
   }
 
   /** Changes how many pages render at once (see the class comment). */
@@ -109,6 +115,7 @@ export class PagePool {
         await this.retire(generation);
       }
     } finally {
+      this.releasedCount += 1;
       this.slots.release();
     }
   }

@@ -8,6 +8,7 @@ const GIB = 1024 ** 3;
 class FakePool implements SizedPool {
   busyCount = 0;
   waitingCount = 0;
+  completedCount = 0;
   constructor(public size: number) {}
   resize(size: number): void {
     this.size = size;
@@ -66,7 +67,7 @@ describe('PagePoolSizer', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  test('grows a full pool while the CPU has room, then holds at the CPU target', async () => {
+  test('grows a full pool while the CPU has room; on a full CPU keeps a page more only if pages/s rise', async () => {
     const pool = new FakePool(2);
     const machine = new FakeMachine();
     const { sizer, changes } = startSizer(pool, machine, { value: 16 });
@@ -82,8 +83,9 @@ describe('PagePoolSizer', () => {
     expect(pool.size).toBe(5);
     pool.busyCount = 5;
     pool.waitingCount = 0;
-    machine.cpu = machine.tree = 0.96; // the CPU is nearly full: no more pages
-    await jest.advanceTimersByTimeAsync(9000);
+    machine.cpu = machine.tree = 0.96; // the CPU is nearly full: no growth for the CPU's sake
+    pool.completedCount += 30; // 10 pages/s
+    await jest.advanceTimersByTimeAsync(3000);
     expect(pool.size).toBe(5);
     expect(sizer.status()).toMatchObject({
       size: 5,
@@ -92,6 +94,18 @@ describe('PagePoolSizer', () => {
       lastChange: { reason: 'processor_headroom', toSize: 5 },
       lastWindow: { machineCpuBusyRatio: expect.closeTo(0.96, 2), demandRatio: 1 },
     });
+    // Two windows measured at 5 pages: one page more, to see whether pages/s rise …
+    pool.completedCount += 30;
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(changes.at(-1)).toMatchObject({ fromSize: 5, toSize: 6, reason: 'throughput_probe' });
+    // … they do not (the same 10 pages/s): back to 5.
+    pool.busyCount = 6;
+    pool.completedCount += 30;
+    await jest.advanceTimersByTimeAsync(3000);
+    pool.completedCount += 30;
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(changes.at(-1)).toMatchObject({ fromSize: 6, toSize: 5, reason: 'throughput_flat' });
+    expect(pool.size).toBe(5);
     sizer.stop();
   });
 

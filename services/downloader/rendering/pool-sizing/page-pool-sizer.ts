@@ -1,16 +1,21 @@
 import type { EventLoopLag, LoadReader, LoadReading } from './load-reading';
 import {
   decidePoolSize,
+  isThroughputProbeWindow,
   POOL_SIZING_THRESHOLDS,
+  type PoolSizeHistory,
   type PoolSizeReason,
   type PoolWindow,
 } from './pool-size-policy';
+import { IDLE_PROBE, stepThroughputProbe, type ProbeState } from './throughput-probe';
 
 /** The pool as the sizer sees it (page-pool.ts). */
 export interface SizedPool {
   readonly size: number;
   readonly busyCount: number;
   readonly waitingCount: number;
+  /** Renders that returned their page so far. */
+  readonly completedCount: number;
   resize(size: number): void;
 }
 
@@ -75,6 +80,8 @@ export class PagePoolSizer {
   private readonly recentPeaks: number[] = [];
   private lastWindow: PoolWindow | undefined;
   private lastChange: PoolSizeChange;
+  private windowStartCompletedCount = 0;
+  private probe: ProbeState = IDLE_PROBE;
 
   constructor(private readonly options: PagePoolSizerOptions) {
     this.now = options.now ?? Date.now;
@@ -89,6 +96,7 @@ export class PagePoolSizer {
 
   start(): void {
     this.windowStart = this.readLoad();
+    this.windowStartCompletedCount = this.options.pool.completedCount;
     this.timer = setInterval(
       () => this.sample(),
       this.options.sampleIntervalMs ?? SAMPLE_INTERVAL_MS,
@@ -122,6 +130,7 @@ export class PagePoolSizer {
     const maxSize = this.maxSize;
     if (this.options.pool.size <= maxSize) return;
     this.apply(maxSize, 'brake_lowered', undefined);
+    this.probe = IDLE_PROBE;
     if (this.timer !== undefined) this.resetWindow(this.readLoad());
   }
 
@@ -169,6 +178,8 @@ export class PagePoolSizer {
       eventLoopLagMs: this.options.eventLoopLag.readPercentile90Ms(),
       demandRatio: this.demandRatioSum / this.windowSampleCount,
       peakDemandCount: this.windowPeakDemand,
+      completedPerSecond:
+        (this.options.pool.completedCount - this.windowStartCompletedCount) / wallSeconds,
     };
   }
 
@@ -180,17 +191,31 @@ export class PagePoolSizer {
     if (this.recentPeaks.length > POOL_SIZING_THRESHOLDS.idleShrinkWindowCount) {
       this.recentPeaks.shift();
     }
+    const size = this.options.pool.size;
+    const maxSize = this.maxSize;
+    const history: PoolSizeHistory = {
+      saturatedWindowCount: this.saturatedWindowCount,
+      windowsSinceShrink: this.windowsSinceShrink,
+      recentPeakDemandCount: Math.max(...this.recentPeaks),
+      recentWindowCount: this.recentPeaks.length,
+    };
     const decision = decidePoolSize(
-      { size: this.options.pool.size, minSize: this.options.minSize, maxSize: this.maxSize },
+      { size, minSize: this.options.minSize, maxSize },
       window,
-      {
-        saturatedWindowCount: this.saturatedWindowCount,
-        windowsSinceShrink: this.windowsSinceShrink,
-        recentPeakDemandCount: Math.max(...this.recentPeaks),
-        recentWindowCount: this.recentPeaks.length,
-      },
+      history,
     );
-    if (decision !== undefined) this.apply(decision.size, decision.reason, window);
+    const probe = stepThroughputProbe(
+      this.probe,
+      {
+        size,
+        completedPerSecond: window.completedPerSecond,
+        isEligible: decision === undefined && isThroughputProbeWindow(window, history),
+      },
+      maxSize,
+    );
+    this.probe = probe.state;
+    const next = decision ?? probe.resize;
+    if (next !== undefined) this.apply(next.size, next.reason, window);
   }
 
   private apply(size: number, reason: PoolSizeReason, window: PoolWindow | undefined): void {
@@ -207,6 +232,7 @@ export class PagePoolSizer {
 
   private resetWindow(start: LoadReading): void {
     this.windowStart = start;
+    this.windowStartCompletedCount = this.options.pool.completedCount;
     this.windowSampleCount = 0;
     this.demandRatioSum = 0;
     this.windowPeakDemand = 0;

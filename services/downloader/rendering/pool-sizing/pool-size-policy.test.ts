@@ -14,6 +14,7 @@ function windowOf(overrides: Partial<PoolWindow> = {}): PoolWindow {
     eventLoopLagMs: 12,
     demandRatio: 1,
     peakDemandCount: 4,
+    completedPerSecond: 6,
     ...overrides,
   };
 }

@@ -15,6 +15,8 @@
  *    did not cause, and its projection leaves what others use;
  *  - it asks the kernel whether runnable tasks wait for a CPU (pressure stall information) before
  *    calling a full CPU "too many pages";
+ *  - on a full CPU, where CPU figures cannot tell whether one more page helps, it asks the pages:
+ *    the throughput probe (throughput-probe.ts) keeps a page more only if pages/s rose;
  *  - memory is the proportional set size of the tree against what the kernel can still give
  *    (MemAvailable, within a cgroup limit), not RSS (which counts Chromium's shared pages once
  *    per process).
@@ -29,6 +31,8 @@ export const POOL_SIZE_REASONS = [
   'event_loop_lagging',
   'demand_low',
   'brake_lowered',
+  'throughput_probe',
+  'throughput_flat',
 ] as const;
 export type PoolSizeReason = (typeof POOL_SIZE_REASONS)[number];
 
@@ -50,6 +54,8 @@ export interface PoolWindow {
   readonly demandRatio: number;
   /** Highest (holding + waiting) seen in the window. */
   readonly peakDemandCount: number;
+  /** Renders that returned their page per second over the window. */
+  readonly completedPerSecond: number;
 }
 
 export interface PoolSizeBounds {
@@ -154,6 +160,24 @@ function projectedCpuSize(
   const ownRoomRatio = thresholds.cpuTargetRatio - othersRatio;
   const perPageRatio = Math.max(window.treeCpuRatio, 0.01) / size;
   return Math.ceil(ownRoomRatio / perPageRatio);
+}
+
+/**
+ * Whether the window is one for the throughput probe (throughput-probe.ts): the policy keeps the
+ * size, every page is in use, the CPU is too full for `processor_headroom`, the event loop is
+ * calm and no shrink is recent.
+ */
+export function isThroughputProbeWindow(
+  window: PoolWindow,
+  history: PoolSizeHistory,
+  thresholds: PoolSizingThresholds = POOL_SIZING_THRESHOLDS,
+): boolean {
+  return (
+    window.demandRatio >= thresholds.demandFullRatio &&
+    window.machineCpuBusyRatio >= thresholds.cpuGrowBelowRatio &&
+    window.eventLoopLagMs < thresholds.eventLoopLagShrinkMs / 2 &&
+    history.windowsSinceShrink >= thresholds.growHoldAfterShrinkWindows
+  );
 }
 
 /**
