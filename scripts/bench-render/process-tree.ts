@@ -3,14 +3,14 @@ import {
   readMachineCpuSeconds,
   readProcessEntry,
   readPssBytes,
-  TICKS_PER_SECOND,
+  ProcessTreeCpuCounter,
   type ProcessEntry,
 } from '../../services/downloader/rendering/pool-sizing/proc-stats';
 
 /** CPU time used so far, by the tree and by the whole machine (every process, other users too). */
 export interface CpuSample {
   readonly atMs: number;
-  /** User + system time of the tree's live processes and of the children they reaped. */
+  /** User + system time of every process seen in the tree, exited ones included. */
   readonly treeCpuSeconds: number;
   readonly machineBusySeconds: number;
   readonly machineTotalSeconds: number;
@@ -37,6 +37,7 @@ export class ProcessTreeSampler {
   private peakPssBytes = 0;
   private readonly cpuSamples: CpuSample[] = [];
   private readonly seen = new Map<number, string>();
+  private readonly treeCpu = new ProcessTreeCpuCounter();
 
   constructor(
     private readonly rootPid: number,
@@ -94,7 +95,7 @@ export class ProcessTreeSampler {
     const machine = readMachineCpuSeconds();
     this.cpuSamples.push({
       atMs: Date.now(),
-      treeCpuSeconds: sum((entry) => entry.cpuTicks) / TICKS_PER_SECOND,
+      treeCpuSeconds: this.treeCpu.update(tree),
       machineBusySeconds: machine.busy,
       machineTotalSeconds: machine.total,
     });

@@ -5,7 +5,7 @@ import {
   readMachineCpuSeconds,
   readMemoryState,
   readPssBytes,
-  TICKS_PER_SECOND,
+  ProcessTreeCpuCounter,
   type MemoryState,
 } from './proc-stats';
 
@@ -14,7 +14,7 @@ export interface LoadReading {
   readonly atMs: number;
   readonly machineBusySeconds: number;
   readonly machineTotalSeconds: number;
-  /** CPU time of this process and every descendant (Chromium), reaped children included. */
+  /** CPU time of this process and every descendant (Chromium), exited ones included. */
   readonly treeCpuSeconds: number;
   readonly cpuStallMicroseconds: number | undefined;
   readonly memory: MemoryState;
@@ -27,6 +27,7 @@ export type LoadReader = (options: { readonly withPss: boolean }) => LoadReading
 
 /** Reads the machine and the tree under `rootPid` (this process by default) from /proc. */
 export function procLoadReader(rootPid: number = process.pid): LoadReader {
+  const treeCpu = new ProcessTreeCpuCounter();
   return ({ withPss }) => {
     const tree = listProcessTree(rootPid);
     const machine = readMachineCpuSeconds();
@@ -34,7 +35,7 @@ export function procLoadReader(rootPid: number = process.pid): LoadReader {
       atMs: Date.now(),
       machineBusySeconds: machine.busy,
       machineTotalSeconds: machine.total,
-      treeCpuSeconds: tree.reduce((sum, entry) => sum + entry.cpuTicks, 0) / TICKS_PER_SECOND,
+      treeCpuSeconds: treeCpu.update(tree),
       cpuStallMicroseconds: readCpuPressureStallMicroseconds(),
       memory: readMemoryState(),
       treePssBytes: withPss

@@ -15,6 +15,8 @@ export interface ProcessEntry {
   readonly rssBytes: number;
   /** utime + stime + cutime + cstime, in clock ticks (reaped children included). */
   readonly cpuTicks: number;
+  /** utime + stime: this process's own CPU, in clock ticks. */
+  readonly ownCpuTicks: number;
 }
 
 const PAGE_SIZE_BYTES = 4096;
@@ -32,6 +34,7 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
       startTime: fields[19],
       rssBytes: Number(fields[21]) * PAGE_SIZE_BYTES,
       cpuTicks: fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
+      ownCpuTicks: Number(fields[11]) + Number(fields[12]),
     };
   } catch {
     return undefined; // exited meanwhile
@@ -138,4 +141,52 @@ export function listProcessTree(rootPid: number): ProcessEntry[] {
     queue.push(...(childrenOf.get(entry.pid) ?? []));
   }
   return tree;
+}
+
+/**
+ * CPU time a process tree has used, processes that exited included. Summing the live processes'
+ * counters (own + reaped children's) loses a process's CPU when it exits unless its parent reaps
+ * it with accounting: Chromium's zygote reaps renderers without (its children's times never reach
+ * its counters), and renderers come and go with cross-site navigations — their CPU went missing.
+ * So when a process is gone, its last reading is kept unless its parent's reaped-children counter
+ * grew by as much (then the parent's counter carries it already). Only what an unaccounted process
+ * used after its last reading (at most one sampling interval) is missed.
+ */
+export class ProcessTreeCpuCounter {
+  private previous = new Map<string, ProcessEntry>();
+  private unaccountedTicks = 0;
+
+  /** Takes a fresh listing of the tree; answers its CPU seconds so far. */
+  update(tree: readonly ProcessEntry[]): number {
+    const keyOf = (entry: ProcessEntry) => `${entry.pid}/${entry.startTime}`;
+    const current = new Map(tree.map((entry) => [keyOf(entry), entry]));
+    const exitedByParent = new Map<number, ProcessEntry[]>();
+    for (const [key, entry] of this.previous) {
+      if (current.has(key)) continue;
+      exitedByParent.set(entry.parentPid, [...(exitedByParent.get(entry.parentPid) ?? []), entry]);
+    }
+    const previousByPid = new Map([...this.previous.values()].map((entry) => [entry.pid, entry]));
+    const currentByPid = new Map(tree.map((entry) => [entry.pid, entry]));
+    for (const [parentPid, exited] of exitedByParent) {
+      const exitedTicks = exited.reduce((sum, entry) => sum + entry.cpuTicks, 0);
+      const parentBefore = previousByPid.get(parentPid);
+      const parentNow = currentByPid.get(parentPid);
+      const absorbedTicks =
+        parentBefore !== undefined &&
+        parentNow !== undefined &&
+        parentBefore.startTime === parentNow.startTime
+          ? Math.max(
+              0,
+              parentNow.cpuTicks -
+                parentNow.ownCpuTicks -
+                parentBefore.cpuTicks +
+                parentBefore.ownCpuTicks,
+            )
+          : 0;
+      this.unaccountedTicks += Math.max(0, exitedTicks - absorbedTicks);
+    }
+    this.previous = current;
+    const liveTicks = tree.reduce((sum, entry) => sum + entry.cpuTicks, 0);
+    return (this.unaccountedTicks + liveTicks) / TICKS_PER_SECOND;
+  }
 }
