@@ -29,7 +29,8 @@ export interface LeaseLoopSettings {
   readonly leaseTtlSeconds: number;
   /**
    * How long the scheduler may hold a lease call while nothing is due (`wait_ms`, long polling);
-   * 0 asks for an answer at once.
+   * 0 asks for an answer at once. An empty answer sooner than half of it was not held: back off.
+   * (Sent as `wait_ms` once the scheduler's contract — and so the generated client — carries it.)
    */
   readonly leaseWaitMs: number;
   /** Wait after a failed lease call, and the longest backoff after quick empty answers. */
