@@ -22,6 +22,8 @@ class FakePool implements SizedPool {
 class FakeMachine {
   cpu = 0.4;
   tree = 0.4;
+  /** Share of the time runnable tasks waited for a CPU. */
+  stall = 0;
   availableBytes = 20 * GIB;
   private reading: LoadReading = {
     atMs: Date.now(),
@@ -41,6 +43,7 @@ class FakeMachine {
       machineTotalSeconds: this.reading.machineTotalSeconds + 2 * seconds,
       machineBusySeconds: this.reading.machineBusySeconds + 2 * seconds * this.cpu,
       treeCpuSeconds: this.reading.treeCpuSeconds + 2 * seconds * this.tree,
+      cpuStallMicroseconds: (this.reading.cpuStallMicroseconds ?? 0) + seconds * 1e6 * this.stall,
       memory: { availableBytes: this.availableBytes, totalBytes: 24 * GIB },
       treePssBytes: withPss ? 1 * GIB : undefined,
     };
@@ -106,6 +109,43 @@ describe('PagePoolSizer', () => {
     await jest.advanceTimersByTimeAsync(3000);
     expect(changes.at(-1)).toMatchObject({ fromSize: 6, toSize: 5, reason: 'throughput_flat' });
     expect(pool.size).toBe(5);
+    sizer.stop();
+  });
+
+  test('a size the probe proved is not shrunk for a saturated CPU alone', async () => {
+    const pool = new FakePool(4);
+    const machine = new FakeMachine();
+    const { sizer, changes } = startSizer(pool, machine, { value: 16 });
+    pool.busyCount = 4;
+    pool.waitingCount = 4;
+    machine.cpu = 0.96;
+    machine.tree = 0.9;
+    // Measure 4 pages (10 pages/s), probe 5 (12 pages/s): kept.
+    for (const rate of [10, 10]) {
+      pool.completedCount += rate * 3;
+      await jest.advanceTimersByTimeAsync(3000);
+    }
+    expect(pool.size).toBe(5);
+    pool.busyCount = 5;
+    for (const rate of [12, 12]) {
+      pool.completedCount += rate * 3;
+      await jest.advanceTimersByTimeAsync(3000);
+    }
+    expect(changes.map((change) => change.reason)).toEqual(['throughput_probe']);
+    // Now the CPU is saturated and tasks wait for it: without the proof this would shrink.
+    machine.cpu = 1;
+    machine.stall = 0.8;
+    // (It also tries 6 pages — no gain at 12 pages/s — and goes back to 5.)
+    for (let window = 0; window < 9; window += 1) {
+      pool.completedCount += 36;
+      await jest.advanceTimersByTimeAsync(3000);
+    }
+    expect(changes.map((change) => change.reason)).toEqual([
+      'throughput_probe',
+      'throughput_probe',
+      'throughput_flat',
+    ]);
+    expect(pool.size).toBeGreaterThanOrEqual(5);
     sizer.stop();
   });
 

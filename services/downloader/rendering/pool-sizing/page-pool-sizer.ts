@@ -7,7 +7,12 @@ import {
   type PoolSizeReason,
   type PoolWindow,
 } from './pool-size-policy';
-import { IDLE_PROBE, stepThroughputProbe, type ProbeState } from './throughput-probe';
+import {
+  IDLE_PROBE,
+  PROBE_COOLDOWN_WINDOWS,
+  stepThroughputProbe,
+  type ProbeState,
+} from './throughput-probe';
 
 /** The pool as the sizer sees it (page-pool.ts). */
 export interface SizedPool {
@@ -82,6 +87,13 @@ export class PagePoolSizer {
   private lastChange: PoolSizeChange;
   private windowStartCompletedCount = 0;
   private probe: ProbeState = IDLE_PROBE;
+  /**
+   * A size the throughput probe showed to bring more pages/s, and for how many windows that
+   * evidence holds: a saturated CPU alone does not take the pool below it meanwhile (the pages
+   * said more of them help; only memory, the event loop or the brake may).
+   */
+  private provenSize = 0;
+  private provenWindowsLeft = 0;
 
   constructor(private readonly options: PagePoolSizerOptions) {
     this.now = options.now ?? Date.now;
@@ -199,11 +211,19 @@ export class PagePoolSizer {
       recentPeakDemandCount: Math.max(...this.recentPeaks),
       recentWindowCount: this.recentPeaks.length,
     };
-    const decision = decidePoolSize(
+    let decision = decidePoolSize(
       { size, minSize: this.options.minSize, maxSize },
       window,
       history,
     );
+    this.provenWindowsLeft = Math.max(0, this.provenWindowsLeft - 1);
+    if (
+      decision?.reason === 'processor_saturated' &&
+      this.provenWindowsLeft > 0 &&
+      size <= this.provenSize
+    ) {
+      decision = undefined;
+    }
     const probe = stepThroughputProbe(
       this.probe,
       {
@@ -213,6 +233,10 @@ export class PagePoolSizer {
       },
       maxSize,
     );
+    if (this.probe.kind === 'probing' && probe.state.kind === 'measuring') {
+      this.provenSize = size;
+      this.provenWindowsLeft = PROBE_COOLDOWN_WINDOWS;
+    }
     this.probe = probe.state;
     const next = decision ?? probe.resize;
     if (next !== undefined) this.apply(next.size, next.reason, window);
