@@ -10,8 +10,14 @@ import { reportResultOf, type LeaseTask } from './report-results';
 
 type LeaseResponse = components['schemas']['LeaseResponse'];
 
-/** First pause after an empty answer that came back sooner than asked; doubles per repeat. */
-const MIN_EMPTY_BACKOFF_MS = 100;
+/**
+ * Pause after an empty answer that came back sooner than asked: from the first, doubling per
+ * repeat, up to the last (and never above the poll interval). Short on purpose: a scheduler
+ * without long polling hands out what is due now, and tasks of a domain at 200 ms come due five
+ * times a second — a 2 s sleep left most of what the rules allow unused.
+ */
+const MIN_EMPTY_BACKOFF_MS = 50;
+const MAX_EMPTY_BACKOFF_MS = 400;
 
 /**
  * How long before its expiry a lease is reported. A fixed margin would eat most of a short lease
@@ -212,7 +218,7 @@ export class LeaseLoop {
    * An empty answer after the scheduler held the call (long polling): nothing became due within
    * `leaseWaitMs`, so ask again at once — the next task is leased the moment it is due. An empty
    * answer that came back sooner (a scheduler without long polling, or one that returns early)
-   * must not make the loop spin: back off, from a short pause doubling up to the poll interval.
+   * must not make the loop spin: back off, 50 ms doubling up to 400 ms (or the poll interval).
    */
   private async afterEmptyAnswer(elapsedMs: number): Promise<void> {
     const { leaseWaitMs, pollIntervalMs } = this.settings;
@@ -222,6 +228,7 @@ export class LeaseLoop {
     }
     this.emptyBackoffMs = Math.min(
       pollIntervalMs,
+      MAX_EMPTY_BACKOFF_MS,
       this.emptyBackoffMs === 0 ? MIN_EMPTY_BACKOFF_MS : 2 * this.emptyBackoffMs,
     );
     await this.pause(this.emptyBackoffMs);
