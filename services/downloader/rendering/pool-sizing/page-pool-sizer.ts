@@ -137,11 +137,22 @@ export class PagePoolSizer {
     };
   }
 
-  /** The brake changed: a pool above it shrinks at once (running renders finish first). */
+  /**
+   * The pool's size under a lowered brake: the brake, but not below the renders already holding
+   * or waiting for a page — the admission controller admitted them before the brake came down,
+   * and the brake never slows a request in flight (they would queue for the fewer pages). The
+   * rest follows window by window as they finish.
+   */
+  private brakeSizeNow(): number {
+    const { pool } = this.options;
+    return Math.max(this.maxSize, Math.min(pool.size, pool.busyCount + pool.waitingCount));
+  }
+
+  /** The brake changed: a pool above it shrinks at once, as far as renders in flight allow. */
   brakeChanged(): void {
-    const maxSize = this.maxSize;
-    if (this.options.pool.size <= maxSize) return;
-    this.apply(maxSize, 'brake_lowered', undefined);
+    const size = this.brakeSizeNow();
+    if (this.options.pool.size <= size) return;
+    this.apply(size, 'brake_lowered', undefined);
     this.probe = IDLE_PROBE;
     if (this.timer !== undefined) this.resetWindow(this.readLoad());
   }
@@ -216,6 +227,9 @@ export class PagePoolSizer {
       window,
       history,
     );
+    if (decision?.reason === 'brake_lowered') {
+      decision = { ...decision, size: this.brakeSizeNow() };
+    }
     this.provenWindowsLeft = Math.max(0, this.provenWindowsLeft - 1);
     if (
       decision?.reason === 'processor_saturated' &&
