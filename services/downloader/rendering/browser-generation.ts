@@ -177,16 +177,27 @@ export class BrowserGeneration {
   }
 
   /** Back to the idle list, or closed when it can't be trusted any more. */
-  async returnPage(pooled: PooledPage, isReusable: boolean): Promise<void> {
+  async returnPage(
+    pooled: PooledPage,
+    isReusable: boolean,
+    shouldResetAtOnce = false,
+  ): Promise<void> {
     this.busyCount -= 1;
     if (isReusable && !this.isLost && !this.isRetiring) {
       const idle: IdlePage = { pooled };
-      idle.timer = setTimeout(() => {
+      const reset = () => {
         idle.reset = pooled.page.goto('about:blank', { timeout: IDLE_RESET_TIMEOUT_MS }).then(
           () => true,
           () => false,
         );
-      }, IDLE_RESET_DELAY_MS);
+      };
+      if (shouldResetAtOnce) {
+        reset();
+        this.idlePages.push(idle);
+        await idle.reset;
+        return;
+      }
+      idle.timer = setTimeout(reset, IDLE_RESET_DELAY_MS);
       this.idlePages.push(idle);
       return;
     }

@@ -107,10 +107,18 @@ export class PagePool {
    * Returns the page and its slot. `isReusable` false closes the page (hung or crashed); so does a
    * page beyond the size after the pool shrank.
    */
-  async release(pooled: PooledPage, isReusable: boolean): Promise<void> {
+  async release(
+    pooled: PooledPage,
+    isReusable: boolean,
+    options: { readonly shouldResetAtOnce?: boolean } = {},
+  ): Promise<void> {
     const generation = pooled.generation;
     try {
-      await generation.returnPage(pooled, isReusable && generation.pageCount <= this.size);
+      await generation.returnPage(
+        pooled,
+        isReusable && generation.pageCount <= this.size,
+        options.shouldResetAtOnce === true,
+      );
       if ((generation.isRetiring || generation.isLost) && generation.busyCount === 0) {
         await this.retire(generation);
       }

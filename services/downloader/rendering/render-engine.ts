@@ -362,6 +362,7 @@ export class RenderEngine {
       onOriginAnswered: request.onOriginAnswered,
     };
     let isReusable = false;
+    let hasFailed = false;
     try {
       if (
         waitSelector !== null &&
@@ -372,9 +373,12 @@ export class RenderEngine {
       }
       const guarded = await this.renderGuarded(pooled, task);
       isReusable = guarded.isPageReusable;
+      hasFailed = guarded.outcome.kind === 'failed';
       return guarded.outcome;
     } finally {
-      await pool.release(pooled, isReusable);
+      // A failed render (a timeout, say) may leave a document still loading and calling its
+      // origin: it goes to about:blank before the page is free, not after the idle delay.
+      await pool.release(pooled, isReusable, { shouldResetAtOnce: hasFailed });
     }
   }
 
