@@ -25,6 +25,13 @@ export interface TreeUsage {
   readonly cpuSamples: readonly CpuSample[];
 }
 
+export { listProcessTree, type ProcessEntry };
+
+/** Whether `entry`'s process still runs: same pid and start time, and not a zombie. */
+export function isStillRunning(entry: Pick<ProcessEntry, 'pid' | 'startTime'>): boolean {
+  const current = readProcessEntry(entry.pid);
+  return current !== undefined && current.startTime === entry.startTime && current.state !== 'Z';
+}
 /**
  * Samples a process tree (the contender's Node process plus its Chromium processes): peak memory,
  * and CPU time over time so CPU per page can be computed for any window. It also remembers every

@@ -5,6 +5,7 @@ function entry(pid: number, parentPid: number, own: number, reaped = 0): Process
   return {
     pid,
     parentPid,
+    state: 'S',
     startTime: String(1000 + pid),
     rssBytes: 0,
     cpuTicks: own + reaped,

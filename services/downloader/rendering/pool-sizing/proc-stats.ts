@@ -10,6 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface ProcessEntry {
   readonly pid: number;
   readonly parentPid: number;
+  /** R, S, D, … — Z for a zombie (exited, waiting to be reaped: it runs nothing). */
+  readonly state: string;
   /** Clock ticks since boot: tells a process from a later one that got its pid. */
   readonly startTime: string;
   readonly rssBytes: number;
@@ -31,6 +33,7 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
     return {
       pid,
       parentPid: Number(fields[1]),
+      state: fields[0],
       startTime: fields[19],
       rssBytes: Number(fields[21]) * PAGE_SIZE_BYTES,
       cpuTicks: fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
