@@ -1014,6 +1014,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
