@@ -1,19 +1,23 @@
 /**
- * `npm run bench:render` — throughput, latency and memory of the downloader's render path against
- * Crawlee's PuppeteerCrawler and a bare puppeteer loop, on a client-side-rendered bench site served
- * on loopback (scripts/bench-render/bench-site.ts), all in one run:
+ * `npm run bench:render` — throughput, latency, CPU and memory of the downloader's render path
+ * against Crawlee's PuppeteerCrawler and a bare puppeteer loop, each at its best, on a
+ * client-side-rendered bench site served on loopback (scripts/bench-render/bench-site.ts):
  *
  *   - downloader service: POST /v1/render (entry B) through the generated DownloaderClient against
- *     a real downloader process (rate-limit layer, robots check, render, storage); skipped with a
- *     note while the service answers 501;
- *   - render engine only: the fallback row (no service layers);
- *   - Crawlee PuppeteerCrawler and a bare puppeteer loop (the ceiling): same Chromium binary and
- *     flags, same concurrency, same wait condition and per-page work.
+ *     a real downloader process (rate-limit layer, robots check, render, storage), its page pool
+ *     sizing itself under a brake of 16, offered 16 renders at once;
+ *   - Crawlee PuppeteerCrawler with its autoscaled pool (1–16, tuned to decide fast);
+ *   - a bare puppeteer loop swept over concurrency 2–16: its best is the peer;
+ *   - render engine only (fallback row, fixed 4 pages; not run by default).
+ * All share the Chromium binary and flags, the wait condition and the per-page work. Then a
+ * many-domain round: 120 loopback hosts, min_interval_ms 1000, pages host by host — judged by the
+ * origin's own log (no two requests to a host closer than the interval).
  *
  * Each contender runs in its own process tree; every browser and server is stopped at the end,
  * also on failure or Ctrl-C. Exits 1 when a target is missed.
  *
- *   npm run bench:render -- [--pages 120] [--rounds 2] [--contenders service,engine,crawlee,bare]
+ *   npm run bench:render -- [--pages 240] [--rounds 2] [--contenders service,crawlee,bare]
+ *                           [--bare-sweep 2,4,6,8,12,16] [--many-domain-hosts 120]
  *                           [--downloader-arg <flag>]… [--downloader-url <url> --downloader-token <t>]
  */
 import { cpus } from 'node:os';
@@ -25,58 +29,72 @@ import {
   MeasuredContender,
 } from './bench-render/bench-report';
 import {
-  BENCH_CONCURRENCY,
+  BARE_LOOP_SWEEP,
   BENCH_HOSTS,
   CHROMIUM_PATH,
+  ENGINE_FALLBACK_CONCURRENCY,
+  MANY_DOMAIN_HOST_COUNT,
+  MAX_BENCH_CONCURRENCY,
   QUIET_WINDOW_CAP_MS,
   QUIET_WINDOW_MS,
+  SETTLE_MS,
   WAIT_SELECTOR,
 } from './bench-render/bench-settings';
 import { startBenchSite } from './bench-render/bench-site';
+import {
+  DOWNLOADER_ARGUMENT_OPTION,
+  integerFrom,
+  integerListFrom,
+} from './bench-render/command-line';
 import { runContenderInChildProcess } from './bench-render/contender-runner';
 import type { ContenderRun } from './bench-render/contender-run';
 import type { ChildContenderKind } from './bench-render/contenders/contender-job';
 import { runDownloaderService } from './bench-render/contenders/downloader-service';
+import { runManyDomainRound } from './bench-render/many-domain-round';
 import { summarizeOriginTraffic } from './bench-render/origin-traffic';
 import type { PageRecord } from './bench-render/page-record';
 import { computeRunStatistics } from './bench-render/run-statistics';
 
 type ContenderName = 'service' | 'engine' | 'crawlee' | 'bare';
 
-/** The whole benchmark normally takes 2–4 minutes; past this everything is stopped. */
-const RUN_BUDGET_MS = 8 * 60_000;
+/** The whole benchmark normally takes 8–12 minutes; past this everything is stopped. */
+const RUN_BUDGET_MS = 25 * 60_000;
+/** Warm-up pages per host and round: browser start, robots.txt, JIT, and time to size a pool. */
+const WARMUP_PAGES_PER_HOST = 4;
 
 const CONTENDERS: Record<
   ContenderName,
   { label: string; role: MeasuredContender['role']; childKind?: ChildContenderKind }
 > = {
-  service: { label: 'downloader service (POST /v1/render)', role: 'downloader-service' },
+  service: {
+    label: 'downloader service (POST /v1/render, self-sized)',
+    role: 'downloader-service',
+  },
   engine: {
-    label: 'render engine only (fallback)',
+    label: `render engine only (fallback, ${ENGINE_FALLBACK_CONCURRENCY} pages)`,
     role: 'render-engine',
     childKind: 'render-engine',
   },
-  crawlee: { label: 'Crawlee PuppeteerCrawler', role: 'crawlee', childKind: 'crawlee' },
-  bare: { label: 'bare puppeteer loop (ceiling)', role: 'bare-loop', childKind: 'bare-loop' },
+  crawlee: {
+    label: 'Crawlee PuppeteerCrawler (autoscaled)',
+    role: 'crawlee',
+    childKind: 'crawlee',
+  },
+  bare: { label: 'bare puppeteer loop', role: 'bare-loop', childKind: 'bare-loop' },
 };
 
 interface BenchOptions {
   pages: number;
   rounds: number;
   contenders: ContenderName[];
+  bareSweep: number[];
+  manyDomainHosts: number;
   downloaderUrl?: string;
   downloaderToken?: string;
   downloaderArg: string[];
 }
 
 function parseOptions(): BenchOptions {
-  const positiveInteger = (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < 1 || parsed > 2000) {
-      throw new InvalidArgumentError('expected an integer from 1 to 2000');
-    }
-    return parsed;
-  };
   const contenderList = (value: string) => {
     const names = value.split(',').map((name) => name.trim());
     const unknown = names.filter((name) => !(name in CONTENDERS));
@@ -87,23 +105,29 @@ function parseOptions(): BenchOptions {
   return new Command('bench:render')
     .option(
       '--pages <count>',
-      'measured pages per contender over all rounds (each round adds one warm-up page per host)',
-      positiveInteger,
-      120,
+      'measured pages per contender over all rounds (each round adds warm-up pages)',
+      integerFrom(1, 4000),
+      240,
     )
-    .option('--rounds <count>', 'rounds; each runs every contender once', positiveInteger, 2)
+    .option('--rounds <count>', 'rounds; each runs every contender once', integerFrom(1, 20), 2)
     .option('--contenders <list>', 'which to run, in order', contenderList, [
       'service',
-      'engine',
       'crawlee',
       'bare',
     ] as ContenderName[])
     .option(
-      '--downloader-arg <flag>',
-      'extra flag for the started downloader process (repeatable)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+      '--bare-sweep <list>',
+      'concurrencies the bare loop runs at (its best is the peer)',
+      integerListFrom(1, MAX_BENCH_CONCURRENCY),
+      [...BARE_LOOP_SWEEP],
     )
+    .option(
+      '--many-domain-hosts <count>',
+      'hosts of the many-domain politeness round (0 skips it)',
+      integerFrom(0, 1000),
+      MANY_DOMAIN_HOST_COUNT,
+    )
+    .option(...DOWNLOADER_ARGUMENT_OPTION)
     .option(
       '--downloader-url <url>',
       'use a running downloader (its allow-list must be exactly the bench hosts)',
@@ -118,14 +142,14 @@ function parseOptions(): BenchOptions {
 }
 
 /** Prints progress every 20 pages. */
-function progressPrinter(label: string, total: number): (record: PageRecord) => void {
+export function progressPrinter(label: string, total: number): (record: PageRecord) => void {
   const startedAtMs = Date.now();
   let doneCount = 0;
   let failedCount = 0;
   return (record) => {
     doneCount += 1;
     if (!record.result.isSuccess) failedCount += 1;
-    if (doneCount % 20 === 0 || doneCount === total) {
+    if (doneCount % 40 === 0 || doneCount === total) {
       const seconds = ((Date.now() - startedAtMs) / 1000).toFixed(0);
       const failed = failedCount > 0 ? `, ${failedCount} failed` : '';
       console.log(`  ${label}: ${doneCount}/${total} pages${failed} (${seconds} s)`);
@@ -133,20 +157,41 @@ function progressPrinter(label: string, total: number): (record: PageRecord) => 
   };
 }
 
+/** One contender run: a name, and for the bare loop the concurrency of this sweep point. */
+interface RunKey {
+  readonly name: ContenderName;
+  readonly concurrency?: number;
+}
+
+function labelOf(key: RunKey): string {
+  const { label } = CONTENDERS[key.name];
+  return key.concurrency === undefined ? label : `${label} @ ${key.concurrency}`;
+}
+
+function keyText(key: RunKey): string {
+  return key.concurrency === undefined ? key.name : `${key.name}@${key.concurrency}`;
+}
+
 /** Runs one contender once over `urls`; the page stream reports progress. */
 function runContender(
-  name: ContenderName,
+  key: RunKey,
   urls: readonly string[],
   hosts: readonly string[],
   options: BenchOptions,
   signal: AbortSignal,
 ): Promise<ContenderRun> {
-  const { label, childKind } = CONTENDERS[name];
+  const { childKind } = CONTENDERS[key.name];
+  const label = labelOf(key);
   const onRecord = progressPrinter(label, urls.length);
   const timeoutMs = 60_000 + urls.length * 2000;
   if (childKind !== undefined) {
     return runContenderInChildProcess(
-      { kind: childKind, urls, hosts },
+      {
+        kind: childKind,
+        urls,
+        hosts,
+        concurrency: key.concurrency ?? ENGINE_FALLBACK_CONCURRENCY,
+      },
       { label, timeoutMs, onRecord, signal },
     );
   }
@@ -161,9 +206,16 @@ function runContender(
   );
 }
 
+/** Every run of one round, in order: the bare loop once per sweep point. */
+function runKeysOf(options: BenchOptions): RunKey[] {
+  return options.contenders.flatMap((name): RunKey[] =>
+    name === 'bare' ? options.bareSweep.map((concurrency) => ({ name, concurrency })) : [{ name }],
+  );
+}
+
 async function main(): Promise<number> {
   const options = parseOptions();
-  const warmupCount = BENCH_HOSTS.length;
+  const warmupCount = BENCH_HOSTS.length * WARMUP_PAGES_PER_HOST;
   const pagesPerRound = Math.ceil(options.pages / options.rounds);
   const abort = new AbortController();
   // A hung contender is stopped by its own timeout; this bounds the whole run whatever happens.
@@ -181,28 +233,30 @@ async function main(): Promise<number> {
   }
 
   const site = await startBenchSite(BENCH_HOSTS, warmupCount + pagesPerRound);
+  let exitCode = 0;
   try {
     const urls = site.pages.map((page) => page.url);
     const warmupUrls = new Set(urls.slice(0, warmupCount));
+    const keys = runKeysOf(options);
     console.log(
       `bench:render — ${site.pages.length} CSR pages over ${site.hosts.length} hosts ` +
         `(${site.hosts[0]}…${site.hosts.at(-1)}); per contender and round ${warmupCount} warm-up + ` +
-        `${pagesPerRound} measured pages, ${options.rounds} rounds in alternating order; ` +
-        `concurrency ${BENCH_CONCURRENCY}; wait "${WAIT_SELECTOR}" then ${QUIET_WINDOW_MS} ms ` +
-        `network quiet (cap ${QUIET_WINDOW_CAP_MS} ms); ${CHROMIUM_PATH}; ${cpus().length} cores`,
+        `${pagesPerRound} measured pages, ${options.rounds} rounds in alternating order; each at ` +
+        `its best: the downloader self-sized (brake ${MAX_BENCH_CONCURRENCY}), Crawlee autoscaled ` +
+        `(1–${MAX_BENCH_CONCURRENCY}), the bare loop swept over ${options.bareSweep.join(', ')}; ` +
+        `wait "${WAIT_SELECTOR}", then settled (${SETTLE_MS} ms, at most ${QUIET_WINDOW_MS} ms ` +
+        `network quiet, cap ${QUIET_WINDOW_CAP_MS} ms); ${CHROMIUM_PATH}; ${cpus().length} cores`,
     );
-    const runs = new Map<ContenderName, ContenderRun[]>(
-      options.contenders.map((name) => [name, []]),
-    );
+    const runs = new Map<string, ContenderRun[]>(keys.map((key) => [keyText(key), []]));
     for (let round = 0; round < options.rounds && !abort.signal.aborted; round += 1) {
       // Alternating order (A B C, C B A, …) cancels slow drift of the machine's load.
-      const order = round % 2 === 0 ? options.contenders : [...options.contenders].reverse();
-      for (const name of order) {
-        const previous = runs.get(name) as ContenderRun[];
+      const order = round % 2 === 0 ? keys : [...keys].reverse();
+      for (const key of order) {
+        const previous = runs.get(keyText(key)) as ContenderRun[];
         if (abort.signal.aborted || previous.some((run) => run.skippedBecause)) continue;
-        console.log(`\n▶ round ${round + 1}/${options.rounds}: ${CONTENDERS[name].label}`);
+        console.log(`\n▶ round ${round + 1}/${options.rounds}: ${labelOf(key)}`);
         site.accessLog.clear();
-        const run = await runContender(name, urls, site.hosts, options, abort.signal);
+        const run = await runContender(key, urls, site.hosts, options, abort.signal);
         const traffic = summarizeOriginTraffic(site.accessLog.list());
         previous.push(
           run.records.length > 0
@@ -214,12 +268,16 @@ async function main(): Promise<number> {
       }
     }
 
-    const measured: MeasuredContender[] = options.contenders.map((name) => ({
-      role: CONTENDERS[name].role,
-      label: CONTENDERS[name].label,
-      runs: runs.get(name) ?? [],
-      statistics: computeRunStatistics(runs.get(name) ?? [], site.pages, warmupUrls),
-    }));
+    const measured: MeasuredContender[] = keys.map((key) => {
+      const keyRuns = runs.get(keyText(key)) ?? [];
+      return {
+        role: CONTENDERS[key.name].role,
+        label: labelOf(key),
+        concurrency: key.concurrency,
+        runs: keyRuns,
+        statistics: computeRunStatistics(keyRuns, site.pages, warmupUrls),
+      };
+    });
     console.log(`\n${formatResults(measured)}\n`);
     if (abort.signal.aborted) {
       console.log(`${String(abort.signal.reason)}: the results above are incomplete; no verdict`);
@@ -227,10 +285,19 @@ async function main(): Promise<number> {
     }
     const verdicts = judgeTargets(measured);
     console.log(formatVerdicts(verdicts));
-    return verdicts.every((verdict) => verdict.isPass) ? 0 : 1;
+    if (!verdicts.every((verdict) => verdict.isPass)) exitCode = 1;
   } finally {
     await site.stop();
   }
+  if (options.manyDomainHosts > 0 && options.contenders.includes('service')) {
+    const manyDomainVerdicts = await runManyDomainRound(options.manyDomainHosts, {
+      downloaderArguments: options.downloaderArg,
+      signal: abort.signal,
+    });
+    console.log(formatVerdicts(manyDomainVerdicts));
+    if (!manyDomainVerdicts.every((verdict) => verdict.isPass)) exitCode = 1;
+  }
+  return exitCode;
 }
 
 main().then(

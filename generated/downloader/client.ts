@@ -42,6 +42,18 @@ export class DownloaderClient extends ContractClient {
       options,
     );
   }
+  /** GET /v1/operator/page-pool — The page pool\'s size, its bounds, why it last changed and what the sizer measured. */
+  getPagePool(options?: CallOptions): Promise<Operation.GetPagePoolOutput> {
+    return this.call<Operation.GetPagePoolOutput>(
+      {
+        operationId: 'getPagePool',
+        method: 'GET',
+        path: '/v1/operator/page-pool',
+        retryPolicy: 'bounded',
+      },
+      options,
+    );
+  }
   /** GET /v1/operator/domain-runtime — The per-domain rate-limit rows, totals and per-entry over-limit counts. */
   listDomainRuntime(
     query: Operation.ListDomainRuntimeInput['query'],

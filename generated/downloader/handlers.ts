@@ -17,6 +17,8 @@ export interface DownloaderHandlers {
   getConcurrencyConfig(
     input: Operation.GetConcurrencyConfigInput,
   ): Promise<Operation.GetConcurrencyConfigOutput>;
+  /** GET /v1/operator/page-pool — The page pool\'s size, its bounds, why it last changed and what the sizer measured. */
+  getPagePool(input: Operation.GetPagePoolInput): Promise<Operation.GetPagePoolOutput>;
   /** GET /v1/operator/domain-runtime — The per-domain rate-limit rows, totals and per-entry over-limit counts. */
   listDomainRuntime(
     input: Operation.ListDomainRuntimeInput,
@@ -35,6 +37,7 @@ export interface DownloaderHandlers {
 export const downloaderOperationIds = [
   'getWebPageObject',
   'getConcurrencyConfig',
+  'getPagePool',
   'listDomainRuntime',
   'updateConcurrencyConfig',
   'probeUrl',

@@ -24,6 +24,15 @@ export interface GetConcurrencyConfigInput {
 export type GetConcurrencyConfigOutput =
   operations['getConcurrencyConfig']['responses'][200]['content']['application/json'];
 
+/** Input of `getPagePool` (GET /v1/operator/page-pool). */
+export interface GetPagePoolInput {
+  meta: RequestMeta;
+}
+
+/** Answer of `getPagePool` on success. */
+export type GetPagePoolOutput =
+  operations['getPagePool']['responses'][200]['content']['application/json'];
+
 /** Input of `listDomainRuntime` (GET /v1/operator/domain-runtime). */
 export interface ListDomainRuntimeInput {
   query: NonNullable<operations['listDomainRuntime']['parameters']['query']>;

@@ -39,6 +39,17 @@ export const downloaderOperationDefinitions: readonly OperationDefinition[] = [
     retryPolicy: 'bounded',
   },
   {
+    operationId: 'getPagePool',
+    method: 'GET',
+    path: '/v1/operator/page-pool',
+    securitySchemes: ['serviceToken'],
+    queryParameterNames: [],
+    pathParameterNames: [],
+    hasRequestBody: false,
+    successStatus: 200,
+    retryPolicy: 'bounded',
+  },
+  {
     operationId: 'listDomainRuntime',
     method: 'GET',
     path: '/v1/operator/domain-runtime',
@@ -100,6 +111,9 @@ export function createDownloaderRouter(
         // The router validated the input against the contract before this cast.
         getConcurrencyConfig: (input: OperationInput) =>
           handlers.getConcurrencyConfig(input as unknown as Operation.GetConcurrencyConfigInput),
+        // The router validated the input against the contract before this cast.
+        getPagePool: (input: OperationInput) =>
+          handlers.getPagePool(input as unknown as Operation.GetPagePoolInput),
         // The router validated the input against the contract before this cast.
         listDomainRuntime: (input: OperationInput) =>
           handlers.listDomainRuntime(input as unknown as Operation.ListDomainRuntimeInput),

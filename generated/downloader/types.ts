@@ -107,6 +107,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/operator/page-pool': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The page pool's size, its bounds, why it last changed and what the sizer measured. */
+    get: operations['getPagePool'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -327,6 +344,65 @@ export interface components {
       over_limit_behavior:
         'delay_execution' | 'reject_with_retry_after' | 'answer_origin_not_reached';
       over_limit_count: number;
+    };
+    /**
+     * @description The page pool: how many pages may render at once, within which bounds, why the size last changed, and what the sizer measured over its last window (null before the first window, and for a fixed-size pool).
+     * @example {
+     *       "page_count": 6,
+     *       "min_page_count": 1,
+     *       "max_page_count": 16,
+     *       "busy_page_count": 6,
+     *       "waiting_render_count": 3,
+     *       "is_self_sizing": true,
+     *       "pool_size_reason": "processor_headroom",
+     *       "previous_page_count": 4,
+     *       "last_changed_at": "2026-08-15T07:47:49Z",
+     *       "machine_busy_ratio": 0.93,
+     *       "downloader_busy_ratio": 0.9,
+     *       "processor_wait_ratio": 0.12,
+     *       "memory_available_byte_count": 20401094656,
+     *       "downloader_memory_byte_count": 1288490188,
+     *       "event_loop_delay_ms": 11.5,
+     *       "demand_ratio": 1.4,
+     *       "generated_at": "2026-08-15T07:47:52Z"
+     *     }
+     */
+    PagePoolView: {
+      /** @description Pages that may render at once now. */
+      page_count: number;
+      min_page_count: number;
+      /** @description max_concurrent_count, at most 64. */
+      max_page_count: number;
+      busy_page_count: number;
+      waiting_render_count: number;
+      is_self_sizing: boolean;
+      /**
+       * @description Why the size last changed.
+       * @enum {string}
+       */
+      pool_size_reason:
+        | 'initial_size'
+        | 'fixed_size'
+        | 'processor_headroom'
+        | 'processor_saturated'
+        | 'memory_pressure'
+        | 'event_loop_lagging'
+        | 'demand_low'
+        | 'brake_lowered'
+        | 'throughput_probe'
+        | 'throughput_flat';
+      previous_page_count: number;
+      /** Format: date-time */
+      last_changed_at: string | null;
+      machine_busy_ratio: number | null;
+      downloader_busy_ratio: number | null;
+      processor_wait_ratio: number | null;
+      memory_available_byte_count: number | null;
+      downloader_memory_byte_count: number | null;
+      event_loop_delay_ms: number | null;
+      demand_ratio: number | null;
+      /** Format: date-time */
+      generated_at: string;
     };
     /**
      * @description A console.error call or an uncaught exception in the page.
@@ -922,6 +998,31 @@ export interface operations {
         };
       };
       400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPagePool: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The page pool now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PagePoolView'];
+        };
+      };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];

@@ -8,6 +8,8 @@ export type ContenderRole = 'downloader-service' | 'render-engine' | 'crawlee' |
 export interface MeasuredContender {
   readonly role: ContenderRole;
   readonly label: string;
+  /** Its fixed concurrency (one point of the bare loop's sweep); undefined when it sizes itself. */
+  readonly concurrency?: number;
   readonly runs: readonly ContenderRun[];
   /** Undefined when the contender produced no measured page. */
   readonly statistics?: RunStatistics;
@@ -112,12 +114,47 @@ function ratioVerdict(
   };
 }
 
+/** "at most the peer's" for a figure where less is better; FAIL when either is unknown. */
+function atMostVerdict(
+  what: string,
+  own: number | undefined,
+  peer: number | undefined,
+  peerName: string,
+  format: (value: number) => string,
+): Verdict {
+  if (own === undefined || peer === undefined) {
+    return {
+      isPass: false,
+      text: `${what}: not measured (${peerName} ${peer === undefined ? 'missing' : 'ok'})`,
+    };
+  }
+  return {
+    isPass: own <= peer,
+    text: `${what}: ${format(own)} vs ${peerName} ${format(peer)} (target ≤)`,
+  };
+}
+
+/** The bare loop's sweep point with the most pages/s. */
+export function bestOfSweep(
+  contenders: readonly MeasuredContender[],
+): MeasuredContender | undefined {
+  return contenders
+    .filter((contender) => contender.role === 'bare-loop' && contender.statistics?.pageCount)
+    .sort(
+      (left, right) =>
+        (right.statistics?.pagesPerSecond ?? 0) - (left.statistics?.pagesPerSecond ?? 0),
+    )[0];
+}
+
 /**
  * The issue's targets, judged on the full downloader path when it ran, else on the engine-only
- * fallback row (said so in every line).
+ * fallback row (said so in every line): against Crawlee autoscaled and the bare loop's best
+ * sweep point.
  */
 export function judgeTargets(contenders: readonly MeasuredContender[]): Verdict[] {
   const byRole = (role: ContenderRole) => contenders.find((contender) => contender.role === role);
+  const bareBest = bestOfSweep(contenders);
+  const crawlee = byRole('crawlee');
   const service = byRole('downloader-service');
   const downloader = service?.statistics?.pageCount ? service : byRole('render-engine');
   if (downloader?.statistics === undefined) {
@@ -126,9 +163,24 @@ export function judgeTargets(contenders: readonly MeasuredContender[]): Verdict[
     ];
   }
   const statistics = downloader.statistics;
+  const bareName = `bare loop's best (${bareBest?.concurrency ?? '?'} pages)`;
   const verdicts = [
-    ratioVerdict(downloader, byRole('crawlee'), TARGET_RATIO_TO_CRAWLEE, 'Crawlee'),
-    ratioVerdict(downloader, byRole('bare-loop'), TARGET_RATIO_TO_BARE_LOOP, 'bare loop'),
+    ratioVerdict(downloader, crawlee, TARGET_RATIO_TO_CRAWLEE, 'Crawlee'),
+    ratioVerdict(downloader, bareBest, TARGET_RATIO_TO_BARE_LOOP, bareName),
+    atMostVerdict(
+      `${downloader.label}: CPU ms/page`,
+      statistics.cpuMsPerPage,
+      bareBest?.statistics?.cpuMsPerPage,
+      bareName,
+      (value) => value.toFixed(0),
+    ),
+    atMostVerdict(
+      `${downloader.label}: peak PSS MB`,
+      statistics.peakPssBytes,
+      crawlee?.statistics?.peakPssBytes,
+      'Crawlee',
+      (value) => (value / MEGABYTE).toFixed(0),
+    ),
     {
       isPass: statistics.failedCount === 0 && statistics.pageCount > 0,
       text: `${downloader.label}: ${statistics.failedCount} of ${statistics.pageCount} pages failed`,

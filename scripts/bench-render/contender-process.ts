@@ -29,8 +29,11 @@ process.once('message', (job: ContenderJob) => {
   void (async () => {
     let exitCode = 0;
     try {
-      await CONTENDERS[job.kind](job, (record) => void send({ type: 'page', record }));
-      await send({ type: 'done' });
+      const notes = await CONTENDERS[job.kind](
+        job,
+        (record) => void send({ type: 'page', record }),
+      );
+      await send({ type: 'done', notes: notes ?? [] });
     } catch (error) {
       exitCode = 1;
       await send({

@@ -43,12 +43,14 @@ export async function runContenderInChildProcess(
   const records: PageRecord[] = [];
   let isDone = false;
   let error: string | undefined;
+  const notes: string[] = [];
   child.on('message', (message: ContenderMessage) => {
     if (message.type === 'page') {
       records.push(message.record);
       options.onRecord(message.record);
     } else if (message.type === 'done') {
       isDone = true;
+      notes.push(...(message.notes ?? []));
     } else {
       error = message.message;
     }
@@ -76,5 +78,5 @@ export async function runContenderInChildProcess(
   if (error !== undefined && outputTail.length > 0) {
     error += `\n  last output:\n    ${outputTail.join('\n    ')}`;
   }
-  return { label: options.label, records, usage, error };
+  return { label: options.label, records, usage, error, notes };
 }

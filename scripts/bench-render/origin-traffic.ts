@@ -19,3 +19,42 @@ export function summarizeOriginTraffic(entries: readonly OriginAccessLogEntry[])
     `${blockedResourceCount} images/fonts (must be 0)`
   );
 }
+
+/**
+ * Requests a crawler sends itself (documents, robots.txt); the rest — the bench page's script and
+ * stylesheet under /static/, its XHRs under /api/, a favicon — is what a page loads.
+ */
+export function isInitiatedRequest(entry: OriginAccessLogEntry): boolean {
+  return !/^\/(static|api)\//.test(entry.path) && entry.path !== '/favicon.ico';
+}
+
+export interface SpacingViolation {
+  readonly host: string;
+  readonly gapMs: number;
+  readonly paths: readonly [string, string];
+}
+
+/**
+ * Two requests the crawler initiated to one host closer together than `minIntervalMs`, by the
+ * origin's own arrival times — the politeness judge that does not trust the crawler's clock.
+ */
+export function findSpacingViolations(
+  entries: readonly OriginAccessLogEntry[],
+  minIntervalMs: number,
+): SpacingViolation[] {
+  const byHost = new Map<string, OriginAccessLogEntry[]>();
+  for (const entry of entries.filter(isInitiatedRequest)) {
+    byHost.set(entry.host, [...(byHost.get(entry.host) ?? []), entry]);
+  }
+  const violations: SpacingViolation[] = [];
+  for (const [host, hostEntries] of byHost) {
+    const ordered = [...hostEntries].sort((left, right) => left.receivedAtMs - right.receivedAtMs);
+    for (let index = 1; index < ordered.length; index += 1) {
+      const gapMs = ordered[index].receivedAtMs - ordered[index - 1].receivedAtMs;
+      if (gapMs < minIntervalMs) {
+        violations.push({ host, gapMs, paths: [ordered[index - 1].path, ordered[index].path] });
+      }
+    }
+  }
+  return violations;
+}

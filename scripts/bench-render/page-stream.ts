@@ -8,23 +8,36 @@ export interface RenderedOnce {
 /**
  * Renders `urls` with `concurrency` workers and reports each page as it finishes.
  *
- * Dispatch is host-aware, like a crawler's frontier: a worker takes the first pending URL whose
- * host has nothing in flight (else simply the first pending one), so a per-domain limit of one
- * request at a time is never what holds a render back. Latency runs from the moment a worker
- * takes the URL to the moment its render settled.
+ * Dispatch is host-aware by default, like a crawler's frontier: a worker takes the first pending
+ * URL of the host with the fewest renders in flight, so the downloader's per-domain in-flight cap
+ * (2) is never what holds a render back while there are hosts enough (16 renders over 8 hosts). `isInListOrder` takes them as
+ * listed instead (the many-domain round, where the downloader's politeness must do the holding).
+ * Latency runs from the moment a worker takes the URL to the moment its render settled.
  */
 export async function renderUrlStream(
   urls: readonly string[],
   concurrency: number,
   renderOne: (url: string) => Promise<RenderedOnce>,
   onRecord: (record: PageRecord) => void,
+  options: { readonly isInListOrder?: boolean } = {},
 ): Promise<PageRecord[]> {
   const pending = [...urls];
   const hostsInFlight = new Map<string, number>();
   const records: PageRecord[] = [];
   const takeNext = (): string | undefined => {
-    const index = pending.findIndex((url) => !hostsInFlight.get(new URL(url).host));
-    return pending.splice(Math.max(index, 0), 1)[0];
+    if (options.isInListOrder) return pending.shift();
+    // The first pending URL of the host with the fewest renders in flight.
+    let bestIndex = 0;
+    let bestLoad = Infinity;
+    const seenHosts = new Set<string>();
+    for (let index = 0; index < pending.length && bestLoad > 0; index += 1) {
+      const host = new URL(pending[index]).host;
+      if (seenHosts.has(host)) continue;
+      seenHosts.add(host);
+      const load = hostsInFlight.get(host) ?? 0;
+      if (load < bestLoad) [bestIndex, bestLoad] = [index, load];
+    }
+    return pending.splice(bestIndex, 1)[0];
   };
   const worker = async () => {
     for (let url = takeNext(); url !== undefined; url = takeNext()) {

@@ -1,9 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  listProcessTree,
+  readMachineCpuSeconds,
+  readProcessEntry,
+  readPssBytes,
+  ProcessTreeCpuCounter,
+  type ProcessEntry,
+} from '../../services/downloader/rendering/pool-sizing/proc-stats';
 
 /** CPU time used so far, by the tree and by the whole machine (every process, other users too). */
 export interface CpuSample {
   readonly atMs: number;
-  /** User + system time of the tree's live processes and of the children they reaped. */
+  /** User + system time of every process seen in the tree, exited ones included. */
   readonly treeCpuSeconds: number;
   readonly machineBusySeconds: number;
   readonly machineTotalSeconds: number;
@@ -18,87 +25,13 @@ export interface TreeUsage {
   readonly cpuSamples: readonly CpuSample[];
 }
 
-export interface ProcessEntry {
-  readonly pid: number;
-  readonly parentPid: number;
-  /** R, S, D, … — Z for a zombie (exited, waiting to be reaped: it runs nothing). */
-  readonly state: string;
-  /** Clock ticks since boot: tells a process from a later one that got its pid. */
-  readonly startTime: string;
-  readonly rssBytes: number;
-  /** utime + stime + cutime + cstime, in clock ticks. */
-  readonly cpuTicks: number;
-}
-
-const PAGE_SIZE_BYTES = 4096;
-/** USER_HZ: /proc reports CPU times in these ticks (100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-export function readProcessEntry(pid: number): ProcessEntry | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may itself contain spaces and parentheses).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return {
-      pid,
-      parentPid: Number(fields[1]),
-      state: fields[0],
-      startTime: fields[19],
-      rssBytes: Number(fields[21]) * PAGE_SIZE_BYTES,
-      cpuTicks: fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
-    };
-  } catch {
-    return undefined; // exited meanwhile
-  }
-}
-
-function readPssBytes(pid: number): number {
-  try {
-    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Busy and total CPU time of the machine since boot, all cores (/proc/stat). */
-function readMachineCpuSeconds(): { busy: number; total: number } {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  // user nice system idle iowait irq softirq steal (guest time is already inside user).
-  const ticks = fields.slice(0, 8).map(Number);
-  const total = ticks.reduce((sum, value) => sum + value, 0);
-  return {
-    busy: (total - ticks[3] - ticks[4]) / TICKS_PER_SECOND,
-    total: total / TICKS_PER_SECOND,
-  };
-}
-
-/** `rootPid` and all its descendants, from one pass over /proc. */
-export function listProcessTree(rootPid: number): ProcessEntry[] {
-  const entries = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((name) => readProcessEntry(Number(name)))
-    .filter((entry): entry is ProcessEntry => entry !== undefined);
-  const childrenOf = new Map<number, ProcessEntry[]>();
-  for (const entry of entries) {
-    childrenOf.set(entry.parentPid, [...(childrenOf.get(entry.parentPid) ?? []), entry]);
-  }
-  const root = entries.find((entry) => entry.pid === rootPid);
-  const tree: ProcessEntry[] = [];
-  for (const queue = root ? [root] : []; queue.length > 0;) {
-    const entry = queue.shift() as ProcessEntry;
-    tree.push(entry);
-    queue.push(...(childrenOf.get(entry.pid) ?? []));
-  }
-  return tree;
-}
+export { listProcessTree, type ProcessEntry };
 
 /** Whether `entry`'s process still runs: same pid and start time, and not a zombie. */
 export function isStillRunning(entry: Pick<ProcessEntry, 'pid' | 'startTime'>): boolean {
   const current = readProcessEntry(entry.pid);
   return current !== undefined && current.startTime === entry.startTime && current.state !== 'Z';
 }
-
 /**
  * Samples a process tree (the contender's Node process plus its Chromium processes): peak memory,
  * and CPU time over time so CPU per page can be computed for any window. It also remembers every
@@ -111,6 +44,7 @@ export class ProcessTreeSampler {
   private peakPssBytes = 0;
   private readonly cpuSamples: CpuSample[] = [];
   private readonly seen = new Map<number, string>();
+  private readonly treeCpu = new ProcessTreeCpuCounter();
 
   constructor(
     private readonly rootPid: number,
@@ -168,7 +102,7 @@ export class ProcessTreeSampler {
     const machine = readMachineCpuSeconds();
     this.cpuSamples.push({
       atMs: Date.now(),
-      treeCpuSeconds: sum((entry) => entry.cpuTicks) / TICKS_PER_SECOND,
+      treeCpuSeconds: this.treeCpu.update(tree),
       machineBusySeconds: machine.busy,
       machineTotalSeconds: machine.total,
     });

@@ -21,6 +21,8 @@ import {
   type ConcurrencyConfig,
 } from './rate-limit/concurrency-config-store';
 import { DomainRuntimeStore } from './rate-limit/domain-runtime-store';
+import { availableParallelism } from 'node:os';
+import { PAGE_POOL_HARD_MAX_SIZE } from './downloader-settings';
 import { RenderEngine } from './rendering/render-engine';
 
 export interface DownloaderCoreDependencies {
@@ -130,15 +132,27 @@ export class DownloaderCore {
     this.metrics = new DownloaderMetrics(registry, {
       inFlightCount: () => this.controller.inFlightCount,
       maxConcurrentCount: () => this.controller.maxConcurrentCount,
+      pagePool: () => ({ ...this.engine.statistics(), sizing: this.engine.poolSizingStatus() }),
     });
     const policy = destinationPolicyOf(settings.allowDestinations);
     this.engine = new RenderEngine({
       destinationPolicy: policy,
       hostLookup: dependencies.hostLookup,
-      concurrency: settings.pagePoolSize,
+      concurrency: settings.pagePoolSize === 'auto' ? undefined : settings.pagePoolSize,
+      poolSizing:
+        settings.pagePoolSize === 'auto'
+          ? {
+              minSize: settings.pagePoolMinSize,
+              // Two pages per core to start with; the sizer moves from there within seconds.
+              initialSize: 2 * availableParallelism(),
+              brake: () => this.controller.maxConcurrentCount,
+              hardMaxSize: PAGE_POOL_HARD_MAX_SIZE,
+            }
+          : undefined,
       recycleAfterRenderCount: settings.recycleAfterRenderCount,
       executablePath: settings.chromiumPath,
       userAgent: settings.userAgent,
+      settleMs: settings.settleMs,
       quietWindowMs: settings.quietWindowMs,
       maxContentBytes: settings.maxContentBytes,
       stopGraceMs: ENGINE_STOP_GRACE_MS,
@@ -147,6 +161,24 @@ export class DownloaderCore {
         browserLost: (event) => {
           this.metrics.browserLossCount.inc();
           logger.error({ sequence_number: event.sequenceNumber }, 'browser lost; relaunching');
+        },
+        poolResized: (change) => {
+          this.metrics.pagePoolResizeCount.inc({ pool_size_reason: change.reason });
+          logger.info(
+            {
+              from_size: change.fromSize,
+              to_size: change.toSize,
+              pool_size_reason: change.reason,
+              machine_busy_ratio: change.window?.machineCpuBusyRatio,
+              downloader_busy_ratio: change.window?.treeCpuRatio,
+              processor_wait_ratio: change.window?.cpuStallRatio,
+              memory_available_bytes: change.window?.memoryAvailableBytes,
+              event_loop_delay_ms: change.window?.eventLoopLagMs,
+              demand_ratio: change.window?.demandRatio,
+            },
+            'page pool resized',
+          );
+          this.leaseLoop?.roomChanged();
         },
       },
     });
@@ -216,7 +248,8 @@ export class DownloaderCore {
       {
         restored_domain_count: restoredCount,
         max_concurrent_count: core.concurrencyConfig.max_concurrent_count,
-        page_pool_size: settings.pagePoolSize,
+        page_pool_size: core.engine.concurrency,
+        is_page_pool_self_sizing: settings.pagePoolSize === 'auto',
         user_agent: settings.userAgent,
         allow_destinations: settings.allowDestinations,
         is_lease_loop_enabled: core.leaseLoop !== undefined,
@@ -259,6 +292,7 @@ export class DownloaderCore {
   async updateMaxConcurrentCount(count: number): Promise<ConcurrencyConfig> {
     this.concurrencyConfig = await this.concurrencyStore.save(count);
     this.controller.setMaxConcurrentCount(count);
+    this.engine.brakeChanged();
     this.leaseLoop?.roomChanged();
     this.dependencies.logger.info({ max_concurrent_count: count }, 'max_concurrent_count changed');
     return this.concurrencyConfig;
@@ -302,6 +336,7 @@ export class DownloaderCore {
         workerId: settings.workerId,
         taskCount: settings.leaseTaskCount,
         leaseTtlSeconds: settings.leaseTtlSeconds,
+        leaseWaitMs: settings.leaseWaitMs,
         pollIntervalMs: settings.leasePollIntervalMs,
         maxReportMarginMs: LEASE_MAX_REPORT_MARGIN_MS,
         drainMs: SHUTDOWN_DRAIN_MS,

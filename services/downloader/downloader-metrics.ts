@@ -1,4 +1,14 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { PoolSizingStatus } from './rendering/pool-sizing/page-pool-sizer';
+import { POOL_SIZE_REASONS } from './rendering/pool-sizing/pool-size-policy';
+import type { RenderEngineStatistics } from './rendering/render-engine-observer';
+
+/** What the metrics read live at scrape time. */
+export interface LiveDownloaderState {
+  inFlightCount(): number;
+  maxConcurrentCount(): number;
+  pagePool(): RenderEngineStatistics & { readonly sizing: PoolSizingStatus };
+}
 
 /** The downloader's Prometheus metrics, on the registry the service host passes. */
 export class DownloaderMetrics {
@@ -14,11 +24,9 @@ export class DownloaderMetrics {
   readonly reportCount: Counter<'result'>;
   readonly reportRetryCount: Counter;
   readonly outboxDepth: Gauge;
+  readonly pagePoolResizeCount: Counter<'pool_size_reason'>;
 
-  constructor(
-    registry: Registry,
-    live: { inFlightCount: () => number; maxConcurrentCount: () => number },
-  ) {
+  constructor(registry: Registry, live: LiveDownloaderState) {
     const registers = [registry];
     this.fetchCount = new Counter({
       name: 'downloader_fetch_total',
@@ -103,6 +111,87 @@ export class DownloaderMetrics {
       registers,
       collect() {
         this.set(live.maxConcurrentCount());
+      },
+    });
+    this.pagePoolResizeCount = new Counter({
+      name: 'downloader_page_pool_resize_total',
+      help: 'Changes of the page pool size, by reason',
+      labelNames: ['pool_size_reason'],
+      registers,
+    });
+    this.addPagePoolGauges(registers, live);
+  }
+
+  private addPagePoolGauges(registers: Registry[], live: LiveDownloaderState): void {
+    const gauge = (name: string, help: string, read: () => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const value = read();
+          if (value !== undefined) this.set(value);
+        },
+      });
+    gauge(
+      'downloader_page_pool_size',
+      'Pages that may render at once now',
+      () => live.pagePool().concurrency,
+    );
+    gauge(
+      'downloader_page_pool_min_size',
+      'Fewest pages the pool keeps',
+      () => live.pagePool().sizing.minSize,
+    );
+    gauge(
+      'downloader_page_pool_max_size',
+      'Most pages the pool may grow to (max_concurrent_count, at most 64)',
+      () => live.pagePool().sizing.maxSize,
+    );
+    gauge(
+      'downloader_page_pool_busy_pages',
+      'Pages rendering now',
+      () => live.pagePool().busyPageCount,
+    );
+    gauge(
+      'downloader_page_pool_waiting_renders',
+      'Renders waiting for a page now',
+      () => live.pagePool().queuedRenderCount,
+    );
+    const window = () => live.pagePool().sizing.lastWindow;
+    gauge(
+      'downloader_machine_cpu_busy_ratio',
+      "The machine's CPU use (all cores, all processes) over the sizer's last window",
+      () => window()?.machineCpuBusyRatio,
+    );
+    gauge(
+      'downloader_process_tree_cpu_ratio',
+      "CPU use of this process and its Chromium processes, as a share of all cores, over the sizer's last window",
+      () => window()?.treeCpuRatio,
+    );
+    gauge(
+      'downloader_process_tree_pss_bytes',
+      'Proportional set size of this process and its Chromium processes',
+      () => window()?.treePssBytes,
+    );
+    gauge(
+      'downloader_event_loop_lag_seconds',
+      "90th percentile of the event loop's delay over the sizer's last window",
+      () => {
+        const lagMs = window()?.eventLoopLagMs;
+        return lagMs === undefined ? undefined : lagMs / 1000;
+      },
+    );
+    new Gauge({
+      name: 'downloader_page_pool_last_change_reason',
+      help: 'Why the pool last changed its size: 1 for that reason, 0 for the others',
+      labelNames: ['pool_size_reason'],
+      registers,
+      collect() {
+        const reason = live.pagePool().sizing.lastChange.reason;
+        for (const candidate of POOL_SIZE_REASONS) {
+          this.set({ pool_size_reason: candidate }, candidate === reason ? 1 : 0);
+        }
       },
     });
   }

@@ -4,6 +4,7 @@ import {
   setting,
   SettingError,
   settingLabel,
+  type SettingParser,
   type SettingValues,
 } from '../common/config/settings';
 import { DEFAULT_CRAWLER_USER_AGENT } from './egress/plain-http-fetch';
@@ -16,6 +17,13 @@ import { DEFAULT_CRAWLER_USER_AGENT } from './egress/plain-http-fetch';
 
 const SECOND_MS = 1000;
 const DAY_SECONDS = 86_400;
+
+/** Most pages a pool may have, self-sized or fixed. */
+export const PAGE_POOL_HARD_MAX_SIZE = 64;
+
+/** `auto` (the pool sizes itself) or a fixed number of pages. */
+const pagePoolSizeParser: SettingParser<number | 'auto'> = (text, name) =>
+  text.trim() === 'auto' ? 'auto' : parseAs.wholeNumber(1, PAGE_POOL_HARD_MAX_SIZE)(text, name);
 
 /** A worker id that stays the same across restarts of this machine's downloader. */
 function defaultWorkerId(): string {
@@ -61,11 +69,18 @@ export const DOWNLOADER_SETTINGS = {
     '/usr/bin/chromium',
   ),
   pagePoolSize: setting(
-    '--page-pool-size <count>',
+    '--page-pool-size <count|auto>',
     'DOWNLOADER_PAGE_POOL_SIZE',
-    'pages rendering at once',
-    parseAs.wholeNumber(1, 64),
-    4,
+    'pages rendering at once: auto (sized from CPU, memory and event-loop lag, up to max_concurrent_count) or a fixed count',
+    pagePoolSizeParser,
+    'auto' as number | 'auto',
+  ),
+  pagePoolMinSize: setting(
+    '--page-pool-min-size <count>',
+    'DOWNLOADER_PAGE_POOL_MIN_SIZE',
+    'fewest pages a self-sizing pool keeps',
+    parseAs.wholeNumber(1, PAGE_POOL_HARD_MAX_SIZE),
+    1,
   ),
   recycleAfterRenderCount: setting(
     '--recycle-after-render-count <count>',
@@ -81,10 +96,17 @@ export const DOWNLOADER_SETTINGS = {
     parseAs.wholeNumber(1024, 100 * 1024 * 1024),
     10 * 1024 * 1024,
   ),
+  settleMs: setting(
+    '--settle-ms <ms>',
+    'DOWNLOADER_SETTLE_MS',
+    'a page is complete once no request is unfinished this long and no short timer is due',
+    parseAs.wholeNumber(0, 10_000),
+    100,
+  ),
   quietWindowMs: setting(
     '--quiet-window-ms <ms>',
     'DOWNLOADER_QUIET_WINDOW_MS',
-    'network-quiet window after wait_selector (late XHRs)',
+    'network-quiet window after wait_selector: the upper bound of the settle (late XHRs)',
     parseAs.wholeNumber(0, 10_000),
     400,
   ),
@@ -216,10 +238,17 @@ export const DOWNLOADER_SETTINGS = {
     parseAs.wholeNumber(10, 3600),
     120,
   ),
+  leaseWaitMs: setting(
+    '--lease-wait-ms <ms>',
+    'DOWNLOADER_LEASE_WAIT_MS',
+    'how long the scheduler may hold a lease call while nothing is due (long polling; 0 = answer at once)',
+    parseAs.wholeNumber(0, 25_000),
+    20_000,
+  ),
   leasePollIntervalMs: setting(
     '--lease-poll-interval-ms <ms>',
     'DOWNLOADER_LEASE_POLL_INTERVAL_MS',
-    'wait after an empty lease or a failed lease call',
+    'wait after a failed lease call; the longest backoff after empty answers that came back at once',
     parseAs.wholeNumber(10, 600_000),
     2000,
   ),

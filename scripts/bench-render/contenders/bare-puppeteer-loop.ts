@@ -1,5 +1,5 @@
 import puppeteer from 'puppeteer-core';
-import { BENCH_CONCURRENCY, RENDER_TIMEOUT_MS } from '../bench-settings';
+import { RENDER_TIMEOUT_MS } from '../bench-settings';
 import {
   finishRender,
   InstrumentedPage,
@@ -19,9 +19,7 @@ export const runBarePuppeteerLoop: RunContender = async (job, onRecord) => {
   const browser = await puppeteer.launch(peerLaunchOptions(job.hosts));
   try {
     const freePages: InstrumentedPage[] = await Promise.all(
-      Array.from({ length: BENCH_CONCURRENCY }, async () =>
-        instrumentPage(await browser.newPage()),
-      ),
+      Array.from({ length: job.concurrency }, async () => instrumentPage(await browser.newPage())),
     );
     const renderOne = async (url: string) => {
       // One page per worker: the stack is never empty here.
@@ -40,7 +38,7 @@ export const runBarePuppeteerLoop: RunContender = async (job, onRecord) => {
         freePages.push(instrumented);
       }
     };
-    await renderUrlStream(job.urls, BENCH_CONCURRENCY, renderOne, onRecord);
+    await renderUrlStream(job.urls, job.concurrency, renderOne, onRecord);
   } finally {
     await browser.close();
   }

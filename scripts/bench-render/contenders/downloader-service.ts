@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +14,13 @@ import {
   StartedServiceProcess,
 } from '../../../services/common/testing/service-process';
 import {
-  BENCH_CONCURRENCY,
   CHROMIUM_PATH,
+  DOWNLOADER_OFFERED_CONCURRENCY,
+  MAX_BENCH_CONCURRENCY,
   QUIET_WINDOW_MS,
   RECYCLE_AFTER_RENDER_COUNT,
   RENDER_TIMEOUT_MS,
+  SETTLE_MS,
   WAIT_SELECTOR,
 } from '../bench-settings';
 import type { ContenderRun } from '../contender-run';
@@ -42,6 +45,10 @@ export interface DownloaderServiceRunOptions {
   readonly signal: AbortSignal;
   /** The whole run; renders still going after it are aborted. */
   readonly timeoutMs: number;
+  /** Sent with every render (0 in the main rounds; the many-domain round's interval there). */
+  readonly minIntervalMs?: number;
+  /** In list order, not host-aware (the many-domain round: politeness must hold pages back). */
+  readonly isInListOrder?: boolean;
 }
 
 /** A page held back this often by the downloader's own limit counts as failed. */
@@ -51,16 +58,18 @@ const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
  * The started downloader's settings (services/downloader/downloader-settings.ts), given as
  * environment variables so that a flag from `--downloader-arg` still wins: a render-only node
  * (entry B alone, no scheduler), an operator allow-list of exactly the bench's loopback addresses,
- * and the same page count, quiet window, recycling and browser as every other contender. The
- * data directory is a fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
+ * a self-sizing page pool under a brake of 16 (the top of the others' range), and the same
+ * page-complete rule, recycling and browser as every other contender. The data directory is a
+ * fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
  */
-function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
+export function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
   return {
     DOWNLOADER_TOKEN: token,
     DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
     DOWNLOADER_LEASE_LOOP: 'off',
-    DOWNLOADER_PAGE_POOL_SIZE: String(BENCH_CONCURRENCY),
-    DOWNLOADER_MAX_CONCURRENT_COUNT: String(BENCH_CONCURRENCY),
+    DOWNLOADER_PAGE_POOL_SIZE: 'auto',
+    DOWNLOADER_MAX_CONCURRENT_COUNT: String(MAX_BENCH_CONCURRENCY),
+    DOWNLOADER_SETTLE_MS: String(SETTLE_MS),
     DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
     DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(RECYCLE_AFTER_RENDER_COUNT),
     CHROMIUM_PATH,
@@ -68,11 +77,12 @@ function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.
   };
 }
 
-/** Entry B as a caller uses it: min_interval_ms 0, back off on 429 as told, no other retry. */
-async function renderThroughEntryB(
+/** Entry B as a caller uses it: its min_interval_ms, back off on 429 as told, no other retry. */
+export async function renderThroughEntryB(
   client: DownloaderClient,
   url: string,
   signal: AbortSignal,
+  minIntervalMs = 0,
 ): Promise<RenderedOnce> {
   for (let overLimitAnswerCount = 0; ; overLimitAnswerCount += 1) {
     try {
@@ -83,7 +93,7 @@ async function renderThroughEntryB(
           wait_selector: WAIT_SELECTOR,
           timeout_ms: RENDER_TIMEOUT_MS,
           should_store: true,
-          min_interval_ms: 0,
+          min_interval_ms: minIntervalMs,
         },
         { signal },
       );
@@ -96,6 +106,29 @@ async function renderThroughEntryB(
   }
 }
 
+/** Reads the pool's size every second (GET /v1/operator/page-pool) for the report's notes. */
+function watchPagePool(client: DownloaderClient): { stop(): Promise<string> } {
+  const sizes: number[] = [];
+  const reasons: string[] = [];
+  const read = () =>
+    client.getPagePool().then(
+      (pool) => {
+        sizes.push(pool.page_count);
+        if (reasons.at(-1) !== pool.pool_size_reason) reasons.push(pool.pool_size_reason);
+      },
+      () => undefined,
+    );
+  void read();
+  const timer = setInterval(() => void read(), 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await read();
+      return `self-sized page pool over the run (1 s samples): ${sizes.join(' ')}; reasons: ${reasons.join(' → ')}`;
+    },
+  };
+}
+
 /**
  * One render of a warm-up URL before the run: says whether the full path can be measured at all.
  * A 501 skips the row; a refused destination is a set-up error. Anything else (a failed render)
@@ -106,9 +139,10 @@ async function checkEntryB(
   url: string,
   hosts: readonly string[],
   signal: AbortSignal,
+  minIntervalMs = 0,
 ): Promise<Pick<ContenderRun, 'skippedBecause' | 'error'> | undefined> {
   try {
-    await renderThroughEntryB(client, url, signal);
+    await renderThroughEntryB(client, url, signal, minIntervalMs);
     return undefined;
   } catch (error) {
     if (!(error instanceof ContractHttpError)) return undefined;
@@ -136,6 +170,8 @@ export async function runDownloaderService(
   const { label } = options;
   const notes: string[] = [];
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  // Every render in flight (and every 429 back-off) listens on it.
+  setMaxListeners(4 * DOWNLOADER_OFFERED_CONCURRENCY, signal);
   const dataDirectory = await mkdtemp(join(tmpdir(), 'bench-render-downloader-'));
   let started: StartedServiceProcess | undefined;
   let sampler: ProcessTreeSampler | undefined;
@@ -161,14 +197,23 @@ export async function runDownloaderService(
       timeoutMs: RENDER_TIMEOUT_MS + 15_000,
       maximumAttemptCount: 1, // a 5xx is a failed render to count, not to hide by retrying
     });
-    const unavailable = await checkEntryB(client, urls[0], options.hosts, signal);
+    const unavailable = await checkEntryB(
+      client,
+      urls[0],
+      options.hosts,
+      signal,
+      options.minIntervalMs,
+    );
     if (unavailable !== undefined) return { label, records: [], notes, ...unavailable };
+    const poolWatch = watchPagePool(client);
     const records = await renderUrlStream(
       urls,
-      BENCH_CONCURRENCY,
-      (url) => renderThroughEntryB(client, url, signal),
+      DOWNLOADER_OFFERED_CONCURRENCY,
+      (url) => renderThroughEntryB(client, url, signal, options.minIntervalMs),
       options.onRecord,
+      { isInListOrder: options.isInListOrder },
     );
+    notes.push(await poolWatch.stop());
     return {
       label,
       records,

@@ -2,7 +2,6 @@ import { DestinationPolicy } from '../../../services/downloader/egress/destinati
 import { refuseNameLookup } from '../../../services/downloader/egress/egress-test-support';
 import { RenderEngine } from '../../../services/downloader/rendering';
 import {
-  BENCH_CONCURRENCY,
   CHROMIUM_PATH,
   QUIET_WINDOW_CAP_MS,
   QUIET_WINDOW_MS,
@@ -23,7 +22,7 @@ export const runRenderEngineDirect: RunContender = async (job, onRecord) => {
   const engine = new RenderEngine({
     destinationPolicy: new DestinationPolicy({ allowedHosts: job.hosts }),
     hostLookup: refuseNameLookup,
-    concurrency: BENCH_CONCURRENCY,
+    concurrency: job.concurrency,
     recycleAfterRenderCount: RECYCLE_AFTER_RENDER_COUNT,
     quietWindowMs: QUIET_WINDOW_MS,
     quietWindowCapMs: QUIET_WINDOW_CAP_MS,
@@ -45,7 +44,7 @@ export const runRenderEngineDirect: RunContender = async (job, onRecord) => {
             : { isSuccess: false as const, failure: `${outcome.kind}: ${JSON.stringify(outcome)}` },
       };
     };
-    await renderUrlStream(job.urls, BENCH_CONCURRENCY, renderOne, onRecord);
+    await renderUrlStream(job.urls, job.concurrency, renderOne, onRecord);
   } finally {
     await engine.stop();
   }

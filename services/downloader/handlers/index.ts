@@ -6,6 +6,7 @@ import { createGetWebPageObjectHandler } from './get-web-page-object';
 import { createGetConcurrencyConfigHandler } from './get-concurrency-config';
 import { createUpdateConcurrencyConfigHandler } from './update-concurrency-config';
 import { createListDomainRuntimeHandler } from './list-domain-runtime';
+import { createGetPagePoolHandler } from './get-page-pool';
 
 /** Wires one handler per contract operation; tsc names any operation missing here. */
 export function createDownloaderHandlers(context: DownloaderContext): DownloaderHandlers {
@@ -16,5 +17,6 @@ export function createDownloaderHandlers(context: DownloaderContext): Downloader
     getConcurrencyConfig: createGetConcurrencyConfigHandler(context),
     updateConcurrencyConfig: createUpdateConcurrencyConfigHandler(context),
     listDomainRuntime: createListDomainRuntimeHandler(context),
+    getPagePool: createGetPagePoolHandler(context),
   };
 }

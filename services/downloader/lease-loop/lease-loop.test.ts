@@ -121,6 +121,16 @@ test('leases, renders within the domain limits, and reports every task of the le
   });
 });
 
+test('does not spin on a scheduler that answers an empty lease at once (no long polling)', async () => {
+  await waitUntil(() => downloader.core.leaseLoop?.heldCount === 0);
+  const callsBefore = scheduler.leaseCalls.length;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const callCount = scheduler.leaseCalls.length - callsBefore;
+  // The poll interval here is 100 ms: about ten calls a second, not hundreds.
+  expect(callCount).toBeGreaterThanOrEqual(2);
+  expect(callCount).toBeLessThanOrEqual(12);
+});
+
 test('asks only for the room it has (backpressure) and delays, never drops, tasks of a busy domain', async () => {
   const tasks = [1, 2, 3].map((article) =>
     leaseTaskFor(url(2, `/articles/${article}`), { min_interval_ms: 400 }),

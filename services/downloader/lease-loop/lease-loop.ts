@@ -11,6 +11,15 @@ import { reportResultOf, type LeaseTask } from './report-results';
 type LeaseResponse = components['schemas']['LeaseResponse'];
 
 /**
+ * Pause after an empty answer that came back sooner than asked: from the first, doubling per
+ * repeat, up to the last (and never above the poll interval). Short on purpose: a scheduler
+ * without long polling hands out what is due now, and tasks of a domain at 200 ms come due five
+ * times a second — a 2 s sleep left most of what the rules allow unused.
+ */
+const MIN_EMPTY_BACKOFF_MS = 50;
+const MAX_EMPTY_BACKOFF_MS = 400;
+
+/**
  * How long before its expiry a lease is reported. A fixed margin would eat most of a short lease
  * (5 s of a 10 s lease leaves a 6 s page no chance, and it would be fetched again and again), so
  * the margin is a fifth of the lease's life, capped at `maxReportMarginMs`.
@@ -24,7 +33,13 @@ export interface LeaseLoopSettings {
   /** Most tasks asked for per lease. */
   readonly taskCount: number;
   readonly leaseTtlSeconds: number;
-  /** Wait after an empty lease or a failed lease call. */
+  /**
+   * How long the scheduler may hold a lease call while nothing is due (`wait_ms`, long polling);
+   * 0 asks for an answer at once. An empty answer sooner than half of it was not held: back off.
+   * (Sent as `wait_ms` once the scheduler's contract — and so the generated client — carries it.)
+   */
+  readonly leaseWaitMs: number;
+  /** Wait after a failed lease call, and the longest backoff after quick empty answers. */
   readonly pollIntervalMs: number;
   /**
    * Time kept for the report at the end of a lease (a task must be able to finish this long
@@ -62,6 +77,8 @@ interface ActiveLease {
 export class LeaseLoop {
   private readonly active = new Map<string, ActiveLease>();
   private heldTaskCount = 0;
+  /** The pause after the latest empty answer that came back sooner than asked (0: none yet). */
+  private emptyBackoffMs = 0;
   /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
   private readonly leasing = new AbortController();
   /** Aborted when the shutdown's report budget is spent. */
@@ -157,6 +174,7 @@ export class LeaseLoop {
         continue;
       }
       let lease: LeaseResponse;
+      const sentAtMs = Date.now();
       try {
         lease = await this.client.leaseTasks(
           {
@@ -175,9 +193,10 @@ export class LeaseLoop {
       }
       if (lease.task_list.length === 0) {
         this.metrics.leaseCallCount.inc({ result: 'empty' });
-        await this.pause();
+        await this.afterEmptyAnswer(Date.now() - sentAtMs);
         continue;
       }
+      this.emptyBackoffMs = 0;
       this.metrics.leaseCallCount.inc({ result: 'tasks' });
       try {
         await this.begin(lease, Date.now());
@@ -191,8 +210,28 @@ export class LeaseLoop {
     }
   }
 
-  private async pause(): Promise<void> {
-    await sleep(this.settings.pollIntervalMs, this.leasing.signal).catch(() => undefined);
+  private async pause(milliseconds = this.settings.pollIntervalMs): Promise<void> {
+    await sleep(milliseconds, this.leasing.signal).catch(() => undefined);
+  }
+
+  /**
+   * An empty answer after the scheduler held the call (long polling): nothing became due within
+   * `leaseWaitMs`, so ask again at once — the next task is leased the moment it is due. An empty
+   * answer that came back sooner (a scheduler without long polling, or one that returns early)
+   * must not make the loop spin: back off, 50 ms doubling up to 400 ms (or the poll interval).
+   */
+  private async afterEmptyAnswer(elapsedMs: number): Promise<void> {
+    const { leaseWaitMs, pollIntervalMs } = this.settings;
+    if (leaseWaitMs > 0 && elapsedMs >= leaseWaitMs / 2) {
+      this.emptyBackoffMs = 0;
+      return;
+    }
+    this.emptyBackoffMs = Math.min(
+      pollIntervalMs,
+      MAX_EMPTY_BACKOFF_MS,
+      this.emptyBackoffMs === 0 ? MIN_EMPTY_BACKOFF_MS : 2 * this.emptyBackoffMs,
+    );
+    await this.pause(this.emptyBackoffMs);
   }
 
   /** Until a task finishes, the capacity changes, or a poll interval passed. */

@@ -54,6 +54,21 @@ export const OPERATOR_PAGE_HTML = `<!doctype html>
       the bottleneck is render CPU. <code>max_concurrent_count</code> is the only cost brake; it takes effect at once
       (running requests finish, new ones wait).</p>
 
+    <h2>Page pool <small>(pages rendering at once — sized from CPU, memory and event-loop lag, up to max_concurrent_count)</small></h2>
+    <section class="cards" id="page-pool">
+      <div class="card"><span class="figure" id="pool-page-count">–</span><span>pages now</span>
+        <span class="detail" id="pool-bounds">–</span></div>
+      <div class="card"><span class="figure" id="pool-busy-count">–</span><span>rendering now</span>
+        <span class="detail" id="pool-waiting">–</span></div>
+      <div class="card"><span class="figure" id="pool-reason">–</span><span>last change</span>
+        <span class="detail" id="pool-change">–</span></div>
+      <div class="card"><span class="figure" id="pool-machine-busy">–</span><span>machine CPU busy</span>
+        <span class="detail" id="pool-measures">–</span></div>
+    </section>
+    <p class="note">The pool grows while every page is in use and the CPU has room, and shrinks when the CPU stays
+      full because of our own load, memory runs short, Node's event loop falls behind or pages stand idle. Lowering
+      <code>max_concurrent_count</code> shrinks it at once; renders in flight always finish.</p>
+
     <h2>Domains</h2>
     <table id="domain-table">
       <thead><tr><th>domain</th><th class="number">min_interval_ms</th><th>interval source</th><th>last request</th>

@@ -18,6 +18,18 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     backing_off: 'backing off',
     paused: 'paused'
   };
+  var POOL_REASON_LABELS = {
+    initial_size: 'started',
+    fixed_size: 'fixed by --page-pool-size',
+    processor_headroom: 'grown: CPU had room',
+    processor_saturated: 'shrunk: CPU saturated',
+    memory_pressure: 'shrunk: memory short',
+    event_loop_lagging: 'shrunk: event loop lagging',
+    demand_low: 'shrunk: pages idle',
+    brake_lowered: 'shrunk: brake lowered',
+    throughput_probe: 'grown: trying one page more',
+    throughput_flat: 'shrunk: one more page did not help'
+  };
   var ENTRY_LABELS = {
     lease_loop: 'A · lease loop',
     render_endpoint: 'B · POST /v1/render',
@@ -95,6 +107,27 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
       number(summary.request_count) + ' requests = ' + (summary.over_limit_ratio * 100).toFixed(2) + '%';
     var brake = byId('brake-input');
     if (document.activeElement !== brake) brake.value = String(summary.max_concurrent_count);
+  }
+
+  function percent(ratio) { return ratio === null ? '–' : Math.round(ratio * 100) + ' %'; }
+  function gibibytes(bytes) { return bytes === null ? '–' : (bytes / 1073741824).toFixed(1) + ' GiB'; }
+
+  function renderPagePool(pool) {
+    byId('pool-page-count').textContent = number(pool.page_count);
+    byId('pool-bounds').textContent = pool.is_self_sizing
+      ? 'self-sizing, ' + pool.min_page_count + '–' + pool.max_page_count
+      : 'fixed size';
+    byId('pool-busy-count').textContent = number(pool.busy_page_count);
+    byId('pool-waiting').textContent = number(pool.waiting_render_count) + ' renders waiting for a page';
+    byId('pool-reason').textContent = POOL_REASON_LABELS[pool.pool_size_reason] || pool.pool_size_reason;
+    byId('pool-change').textContent = pool.last_changed_at === null ? '–'
+      : pool.previous_page_count + ' → ' + pool.page_count + ' at ' + pool.last_changed_at;
+    byId('pool-machine-busy').textContent = percent(pool.machine_busy_ratio);
+    byId('pool-measures').textContent = 'downloader ' + percent(pool.downloader_busy_ratio) +
+      ' of all cores, waiting for a core ' + percent(pool.processor_wait_ratio) +
+      '; memory available ' + gibibytes(pool.memory_available_byte_count) +
+      ', downloader ' + gibibytes(pool.downloader_memory_byte_count) +
+      '; event loop ' + (pool.event_loop_delay_ms === null ? '–' : pool.event_loop_delay_ms + ' ms');
   }
 
   function stateText(row) {
@@ -176,6 +209,9 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
       renderDomains(answer.body);
       renderEntries(answer.body);
       setStatus('Updated ' + answer.body.summary.generated_at + ' (window ' + answer.body.summary.window_seconds / 3600 + ' h).', false);
+      return call('GET', '/v1/operator/page-pool').then(function (pool) {
+        if (pool.status === 200) renderPagePool(pool.body);
+      });
     }).catch(function (error) {
       setStatus('Could not reach the downloader: ' + error.message, true);
     });

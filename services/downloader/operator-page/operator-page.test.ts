@@ -101,6 +101,14 @@ test('shows the totals of the last 24 hours', async () => {
   );
 });
 
+test('shows the page pool: its size, bounds and why it has that size', async () => {
+  expect(await textOf('#pool-page-count')).toBe('2');
+  expect(await textOf('#pool-bounds')).toBe('fixed size');
+  expect(await textOf('#pool-busy-count')).toBe('0');
+  expect(await textOf('#pool-reason')).toBe('fixed by --page-pool-size');
+  expect(await textOf('#pool-waiting')).toBe('0 renders waiting for a page');
+});
+
 test('lists each domain with its interval and where it came from, its last request, load and state', async () => {
   const rows = await rowCells('#domain-table tbody tr');
   const byDomain = new Map(rows.map((cells) => [cells[0], cells]));

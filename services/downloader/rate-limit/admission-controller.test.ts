@@ -63,6 +63,18 @@ describe('one domain', () => {
     expect(other.isGranted).toBe(true);
   });
 
+  it('holds a request that brings min_interval_ms 0 by the in-flight cap only', async () => {
+    const controller = new AdmissionController(SETTINGS);
+    const unspaced = { minIntervalMs: 0 };
+    granted(await controller.admit(request('a.test', 'render_endpoint', unspaced)));
+    // The first has not left (waiting for a page): no spacing to keep, so the second may start.
+    granted(await controller.admit(request('a.test', 'render_endpoint', unspaced)));
+    expect(await controller.admit(request('a.test', 'render_endpoint', unspaced))).toMatchObject({
+      isGranted: false,
+      holdReason: 'domain_in_flight',
+    });
+  });
+
   it('never lets two granted requests leave together after a long wait before the first left', async () => {
     const controller = new AdmissionController({ ...SETTINGS, domainInFlightCap: 2 });
     const first = granted(await controller.admit(request('a.test', 'lease_loop')));

@@ -87,11 +87,13 @@ export function domainHoldOf(
 ): DomainHold | undefined {
   const backoffUntilMs = state.politeness.backoffUntilMs ?? 0;
   const spacingFromMs = spacingFromOf(state);
-  if (spacingFromMs === Number.POSITIVE_INFINITY) {
+  // A request that brings no interval needs no spacing: only the in-flight cap and backoff hold it.
+  const isSpaced = minIntervalMs > 0;
+  if (spacingFromMs === Number.POSITIVE_INFINITY && isSpaced) {
     // An earlier request was granted but has not left yet: wait until it does.
     return { reason: 'interval', readyAtMs: undefined };
   }
-  const intervalReadyAtMs = spacingFromMs === null ? 0 : spacingFromMs + minIntervalMs;
+  const intervalReadyAtMs = spacingFromMs === null || !isSpaced ? 0 : spacingFromMs + minIntervalMs;
   const readyAtMs = Math.max(backoffUntilMs, intervalReadyAtMs);
   if (readyAtMs > nowMs) {
     const reason =

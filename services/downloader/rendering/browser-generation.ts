@@ -133,13 +133,32 @@ export class BrowserGeneration {
     return this.browser.process()?.pid;
   }
 
+  /** Pages of this browser: idle and busy. */
+  get pageCount(): number {
+    return this.idlePages.length + this.busyCount;
+  }
+
   /**
-   * Creates `count` idle pages up front, so the first renders after a launch (or a recycle) don't
-   * each pay for page creation and set-up.
+   * Creates `count` idle pages up front, so the first renders after a launch, a recycle or a
+   * growing pool don't each pay for page creation and set-up.
    */
   async openIdlePages(count: number): Promise<void> {
-    const pages = await Promise.all(Array.from({ length: count }, () => this.createPage()));
-    this.idlePages.push(...pages.map((pooled) => ({ pooled })));
+    const pages = await Promise.all(
+      Array.from({ length: Math.max(0, count) }, () => this.createPage()),
+    );
+    // Idle pages at the bottom of the stack: recently used (warm) pages are taken first.
+    this.idlePages.unshift(...pages.map((pooled) => ({ pooled })));
+  }
+
+  /** Closes idle pages, least recently used first, until at most `pageCount` pages are left. */
+  async closeIdlePagesBeyond(pageCount: number): Promise<void> {
+    const closing: Array<Promise<void>> = [];
+    while (this.pageCount > pageCount && this.idlePages.length > 0) {
+      const idle = this.idlePages.shift() as IdlePage;
+      clearTimeout(idle.timer);
+      closing.push(idle.pooled.page.close().catch(() => undefined));
+    }
+    await Promise.all(closing);
   }
 
   /** The most recently used idle page (its reset, if one started, finished), or a new page. */
@@ -161,16 +180,27 @@ export class BrowserGeneration {
   }
 
   /** Back to the idle list, or closed when it can't be trusted any more. */
-  async returnPage(pooled: PooledPage, isReusable: boolean): Promise<void> {
+  async returnPage(
+    pooled: PooledPage,
+    isReusable: boolean,
+    shouldResetAtOnce = false,
+  ): Promise<void> {
     this.busyCount -= 1;
     if (isReusable && !this.isLost && !this.isRetiring) {
       const idle: IdlePage = { pooled };
-      idle.timer = setTimeout(() => {
+      const reset = () => {
         idle.reset = pooled.page.goto('about:blank', { timeout: IDLE_RESET_TIMEOUT_MS }).then(
           () => true,
           () => false,
         );
-      }, IDLE_RESET_DELAY_MS);
+      };
+      if (shouldResetAtOnce) {
+        reset();
+        this.idlePages.push(idle);
+        await idle.reset;
+        return;
+      }
+      idle.timer = setTimeout(reset, IDLE_RESET_DELAY_MS);
       this.idlePages.push(idle);
       return;
     }
@@ -201,7 +231,12 @@ export class BrowserGeneration {
       session.send('Network.enable'),
       session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
       session.send('Runtime.enable'),
-      page.setUserAgent(this.userAgent),
+      // On our session: puppeteer's page.setUserAgent needs its (disabled) network tracking.
+      session.send('Network.setUserAgentOverride', { userAgent: this.userAgent }),
+      // Through puppeteer's own session: the Page domain is enabled there (not on ours).
+      this.settings.newDocumentScript === undefined
+        ? undefined
+        : page.evaluateOnNewDocument(this.settings.newDocumentScript),
     ]);
     return { page, session, mainFrameId: frameTree.frame.id, generation: this };
   }

@@ -9,6 +9,8 @@ export interface BrowserLaunchSettings {
   readonly proxyUrl: string;
   /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
   readonly crawlerUserAgent: string;
+  /** Runs in every new document of every page before the page's own scripts (main world). */
+  readonly newDocumentScript?: string;
   readonly extraArguments?: readonly string[];
   /** Where this browser's profile directory is created (and removed when it closes). */
   readonly profiles: BrowserProfiles;
@@ -73,6 +75,11 @@ export async function launchBrowser(settings: BrowserLaunchSettings): Promise<La
       },
       defaultViewport: { width: 1280, height: 900 },
       protocolTimeout: 30_000,
+      // The engine reads the network over its own CDP session (network-log-recorder.ts);
+      // puppeteer's request tracking would receive and process every network event a second
+      // time. Nothing here uses HTTPRequest/HTTPResponse objects (goto then answers null).
+      networkEnabled: false,
+      issuesEnabled: false,
     });
     return { browser, profileDirectory };
   } catch (error) {

@@ -80,7 +80,9 @@ describe('NetworkLogRecorder', () => {
         headers: { 'content-type': 'text/html', etag: '"e"' },
       }),
     );
-    expect(recorder.inFlightCount).toBe(0);
+    expect(recorder.awaitingHead.inFlightCount).toBe(0);
+    // The main document got its head but never finished loading here.
+    expect(recorder.awaitingLoad.inFlightCount).toBe(1);
   });
 
   test('tracks requests in flight until their response head or failure', () => {
@@ -93,14 +95,37 @@ describe('NetworkLogRecorder', () => {
     emit('Network.requestWillBeSent', request('one', 'http://a.test/1', 'XHR'));
     emit('Network.requestWillBeSent', request('two', 'http://a.test/2', 'Fetch'));
     emit('Network.requestWillBeSent', request('events', 'http://a.test/stream', 'EventSource'));
-    expect(recorder.inFlightCount).toBe(2);
+    expect(recorder.awaitingHead.inFlightCount).toBe(2);
     emit('Network.responseReceived', {
       requestId: 'one',
       response: { status: 500, url: 'http://a.test/1', headers: {} },
     });
     emit('Network.loadingFailed', { requestId: 'two', errorText: 'net::ERR_FAILED' });
-    expect(recorder.inFlightCount).toBe(0);
+    expect(recorder.awaitingHead.inFlightCount).toBe(0);
     expect(activityCount).toBe(4);
+  });
+
+  test('tracks requests until their body finished, for the settle, and counts every change', () => {
+    const { session, emit } = fakeSession();
+    const recorder = new NetworkLogRecorder(session, MAIN_FRAME);
+    recorder.start();
+    navigate(emit);
+    emit('Network.loadingFinished', { requestId: 'doc' });
+    const countBefore = recorder.activityCount;
+    emit('Network.requestWillBeSent', request('api', 'http://a.test/api', 'Fetch'));
+    emit('Network.responseReceived', {
+      requestId: 'api',
+      response: { status: 200, url: 'http://a.test/api', headers: {} },
+    });
+    expect(recorder.awaitingHead.inFlightCount).toBe(0);
+    expect(recorder.awaitingLoad.inFlightCount).toBe(1);
+    emit('Network.loadingFinished', { requestId: 'api' });
+    expect(recorder.awaitingLoad.inFlightCount).toBe(0);
+    // A second finish of the same request (or one never seen) is no activity.
+    emit('Network.loadingFinished', { requestId: 'api' });
+    emit('Network.loadingFinished', { requestId: 'unknown' });
+    expect(recorder.activityCount - countBefore).toBe(3);
+    expect(recorder.lastActivityAtMs).toBeLessThanOrEqual(Date.now());
   });
 
   test('remembers the failure of the main document and ignores other frames', () => {
@@ -170,6 +195,6 @@ describe('NetworkLogRecorder', () => {
       'http://b.test/api',
       'ws://a.test/socket',
     ]);
-    expect(recorder.inFlightCount).toBe(3);
+    expect(recorder.awaitingHead.inFlightCount).toBe(3);
   });
 });

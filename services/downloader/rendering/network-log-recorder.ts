@@ -1,5 +1,6 @@
 import type { CDPSession, Protocol } from 'puppeteer-core';
 import { CdpEventSubscription } from './cdp-event-subscription';
+import type { NetworkActivity } from './network-quiet-wait';
 import { networkResourceTypeOf } from './network-resource-type';
 import { MAX_WIRE_URL_LENGTH, NetworkLogEntry } from './rendered-page';
 
@@ -25,9 +26,14 @@ interface TrackedRequest {
 const STREAMING_TYPES = new Set<Protocol.Network.ResourceType>(['EventSource', 'WebSocket']);
 
 /**
- * Builds network_log for one render from CDP Network events, tracks requests in flight (for the
- * network-quiet wait: started, no response head and no failure yet) and follows the main frame's
- * document.
+ * Builds network_log for one render from CDP Network events, tracks requests in flight and
+ * follows the main frame's document.
+ *
+ * Two views of "in flight" serve the page-complete rule (page-settle-wait.ts):
+ *  - `awaitingHead`: started, no response head and no failure yet — the network-quiet upper
+ *    bound; a body the page never reads (fetch(...) without .text()) cannot hold it open;
+ *  - `awaitingLoad`: started and neither finished nor failed — the short settle: a page's code
+ *    reacts to a response once its body is in, so the settle time counts from there.
  *
  * Decisions:
  *  - every redirect hop is its own entry (its 3xx status included);
@@ -45,8 +51,15 @@ export class NetworkLogRecorder {
   readonly mainDocument: MainDocumentState = {};
   private readonly requests = new Map<string, TrackedRequest[]>();
   private readonly ordered: TrackedRequest[] = [];
-  private readonly inFlight = new Set<string>();
+  private readonly headPending = new Set<string>();
+  private readonly loadPending = new Set<string>();
   private readonly activityListeners = new Set<() => void>();
+  private lastActivityMs = Date.now();
+  private activityCounter = 0;
+  /** Requests without a response head or a failure yet (the network-quiet upper bound). */
+  readonly awaitingHead: NetworkActivity = this.activityView(() => this.headPending.size);
+  /** Requests neither finished nor failed yet (the short settle). */
+  readonly awaitingLoad: NetworkActivity = this.activityView(() => this.loadPending.size);
   /** Called once, when the origin first answered the main document (see RenderRequest.onOriginAnswered). */
   private onMainDocumentAnswer: (() => void) | undefined;
   private readonly subscription: CdpEventSubscription;
@@ -92,7 +105,7 @@ export class NetworkLogRecorder {
     );
     this.subscription.on(
       'Network.loadingFinished',
-      (event: Protocol.Network.LoadingFinishedEvent) => this.settle(event.requestId),
+      (event: Protocol.Network.LoadingFinishedEvent) => this.finish(event.requestId),
     );
     this.subscription.on('Network.loadingFailed', (event: Protocol.Network.LoadingFailedEvent) =>
       this.onLoadingFailed(event),
@@ -129,17 +142,34 @@ export class NetworkLogRecorder {
       .map((request) => ({ ...request.entry }));
   }
 
-  get inFlightCount(): number {
-    return this.inFlight.size;
+  /** When a request last started, got its head, finished or failed (ms since epoch). */
+  get lastActivityAtMs(): number {
+    return this.lastActivityMs;
   }
 
-  /** Called whenever a request starts or settles; returns an unsubscribe function. */
+  /** Grows with every start, head, finish or failure: tells whether anything happened meanwhile. */
+  get activityCount(): number {
+    return this.activityCounter;
+  }
+
+  /** Called whenever a request starts, gets its head, finishes or fails; returns an unsubscribe. */
   onActivity(listener: () => void): () => void {
     this.activityListeners.add(listener);
     return () => this.activityListeners.delete(listener);
   }
 
+  private activityView(count: () => number): NetworkActivity {
+    return {
+      get inFlightCount() {
+        return count();
+      },
+      onActivity: (listener) => this.onActivity(listener),
+    };
+  }
+
   private notifyActivity(): void {
+    this.lastActivityMs = Date.now();
+    this.activityCounter += 1;
     for (const listener of this.activityListeners) listener();
   }
 
@@ -194,7 +224,8 @@ export class NetworkLogRecorder {
       http_status: null,
     });
     if (/^https?:/i.test(event.request.url) && !STREAMING_TYPES.has(event.type ?? 'Other')) {
-      this.inFlight.add(event.requestId);
+      this.headPending.add(event.requestId);
+      this.loadPending.add(event.requestId);
       this.notifyActivity();
     }
   }
@@ -202,9 +233,8 @@ export class NetworkLogRecorder {
   private onResponseReceived(event: Protocol.Network.ResponseReceivedEvent): void {
     const latest = this.requests.get(event.requestId)?.at(-1);
     if (latest !== undefined) latest.entry.http_status = event.response.status;
-    // Settled once the response head is in: the entry is complete for the log, and a body the
-    // page never reads (fetch(...) without .text()) would otherwise never "finish".
-    this.settle(event.requestId);
+    // The entry is complete for the log once the response head is in; the body may still come.
+    if (this.headPending.delete(event.requestId)) this.notifyActivity();
     if (event.requestId === this.mainDocumentRequestId) {
       this.mainDocumentAnswered();
       this.hasMainDocumentAnswered = true;
@@ -224,10 +254,12 @@ export class NetworkLogRecorder {
       this.mainDocumentAnswered();
       this.mainDocument.errorText = event.errorText;
     }
-    this.settle(event.requestId);
+    this.finish(event.requestId);
   }
 
-  private settle(requestId: string): void {
-    if (this.inFlight.delete(requestId)) this.notifyActivity();
+  private finish(requestId: string): void {
+    const wasAwaitingHead = this.headPending.delete(requestId);
+    const wasAwaitingLoad = this.loadPending.delete(requestId);
+    if (wasAwaitingHead || wasAwaitingLoad) this.notifyActivity();
   }
 }

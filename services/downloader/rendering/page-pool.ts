@@ -7,7 +7,8 @@ export interface PagePoolEvents {
 }
 
 export interface PagePoolOptions {
-  readonly concurrency: number;
+  /** Pages rendering at once at the start; `resize` changes it while running. */
+  readonly size: number;
   /** A browser takes this many renders, then is replaced once its last render finished. */
   readonly recycleAfterRenderCount: number;
   readonly launchSettings: BrowserLaunchSettings;
@@ -18,7 +19,9 @@ export interface PagePoolOptions {
  * A bounded pool of reused pages in one long-lived Chromium (reusing a page is ~2× faster than a
  * fresh page per URL, ~7× faster than a fresh context: pitfalls.md).
  *
- * - `concurrency` slots; a render holds one slot and one page.
+ * - `size` slots; a render holds one slot and one page. `resize` changes the size while running
+ *   (pool-sizing/): growing opens the new pages at once, in the background; shrinking closes
+ *   idle pages at once and busy ones as their renders return — no render is interrupted.
  * - Recycling: a browser takes `recycleAfterRenderCount` renders. Its successor is launched (with
  *   its pages) while it serves the last `concurrency` of them; new work then goes to the successor
  *   and the old browser closes when its last render returned. No render is interrupted, none waits
@@ -32,10 +35,45 @@ export class PagePool {
   private launching: Promise<BrowserGeneration> | undefined;
   private readonly generations = new Set<BrowserGeneration>();
   private launchCount = 0;
+  private releasedCount = 0;
   private isClosed = false;
 
   constructor(private readonly options: PagePoolOptions) {
-    this.slots = new CountingSemaphore(options.concurrency);
+    this.slots = new CountingSemaphore(options.size);
+  }
+
+  /** Pages that may render at once now. */
+  get size(): number {
+    return this.slots.permitCount;
+  }
+
+  /** Renders holding a page now. */
+  get busyCount(): number {
+    return this.slots.holderCount;
+  }
+
+  /** Renders waiting for a page now. */
+  get waitingCount(): number {
+    return this.slots.waitingCount;
+  }
+
+  /** Renders that returned their page so far (the sizer's pages/s). */
+  get completedCount(): number {
+    return this.releasedCount;
+  }
+
+  /** Changes how many pages render at once (see the class comment). */
+  resize(size: number): void {
+    const previousSize = this.size;
+    this.slots.resize(size);
+    const current = this.current;
+    if (current === undefined || current.isLost || current.isRetiring || this.isClosed) return;
+    if (size > previousSize) {
+      // A failed page creation shows up again when a render takes a page.
+      void current.openIdlePages(size - current.pageCount).catch(() => undefined);
+    } else {
+      void current.closeIdlePagesBeyond(size);
+    }
   }
 
   get browserLaunchCount(): number {
@@ -65,15 +103,27 @@ export class PagePool {
     }
   }
 
-  /** Returns the page and its slot. `isReusable` false closes the page (hung or crashed). */
-  async release(pooled: PooledPage, isReusable: boolean): Promise<void> {
+  /**
+   * Returns the page and its slot. `isReusable` false closes the page (hung or crashed); so does a
+   * page beyond the size after the pool shrank.
+   */
+  async release(
+    pooled: PooledPage,
+    isReusable: boolean,
+    options: { readonly shouldResetAtOnce?: boolean } = {},
+  ): Promise<void> {
     const generation = pooled.generation;
     try {
-      await generation.returnPage(pooled, isReusable);
+      await generation.returnPage(
+        pooled,
+        isReusable && generation.pageCount <= this.size,
+        options.shouldResetAtOnce === true,
+      );
       if ((generation.isRetiring || generation.isLost) && generation.busyCount === 0) {
         await this.retire(generation);
       }
     } finally {
+      this.releasedCount += 1;
       this.slots.release();
     }
   }
@@ -86,14 +136,14 @@ export class PagePool {
 
   private async currentGeneration(): Promise<BrowserGeneration> {
     const current = this.current;
-    const { recycleAfterRenderCount, concurrency } = this.options;
+    const { recycleAfterRenderCount } = this.options;
     if (
       current !== undefined &&
       !current.isLost &&
       current.handedOutCount < recycleAfterRenderCount
     ) {
       // Close to its share: start the successor now, so no render waits for a launch.
-      if (current.handedOutCount >= recycleAfterRenderCount - concurrency) {
+      if (current.handedOutCount >= recycleAfterRenderCount - this.size) {
         void this.launchSuccessor().catch(() => undefined);
       }
       return current;
@@ -117,7 +167,7 @@ export class PagePool {
     );
     this.generations.add(generation);
     try {
-      await generation.openIdlePages(this.options.concurrency);
+      await generation.openIdlePages(this.size);
     } catch (error) {
       await this.retire(generation);
       throw error;

@@ -9,7 +9,6 @@ import { ConsoleErrorRecorder } from './console-error-recorder';
 import { Deadline } from './deadline';
 import { failReasonForHttpStatus, failReasonForNetError } from './failure-classification';
 import { NetworkLogRecorder } from './network-log-recorder';
-import { waitForNetworkQuiet } from './network-quiet-wait';
 import {
   failedOutcome,
   notModifiedOutcome,
@@ -17,11 +16,15 @@ import {
   refusedOutcome,
 } from './outcome-builders';
 import { assemblePageOutcome } from './page-object-assembly';
+import { waitForPageToSettle } from './page-settle-wait';
+import { readNextPendingWork } from './pending-timer-tracker';
 import { PageSnapshot, takePageSnapshot } from './page-snapshot';
 import type { RefusedOutcome, RenderOutcome } from './render-outcome';
 
 export interface PageRenderSettings {
-  /** Network-quiet window after the waits (pitfalls.md: 300–500 ms catches late XHRs). */
+  /** No request unfinished this long, nothing scheduled soon: the page is complete. */
+  readonly settleMs: number;
+  /** Network-quiet window, the upper bound of the settle (pitfalls.md: 300–500 ms catches late XHRs). */
   readonly quietWindowMs: number;
   /** Longest the quiet wait may take, for pages that never go quiet. */
   readonly quietWindowCapMs: number;
@@ -175,11 +178,11 @@ export async function renderOnPage(
         );
       }
     }
-    await waitForNetworkQuiet(
-      recorder,
-      settings.quietWindowMs,
-      Math.min(settings.quietWindowCapMs, deadline.remainingMs()),
-    );
+    await waitForPageToSettle(recorder, () => readNextPendingWork(pooled.session), {
+      settleMs: settings.settleMs,
+      quietWindowMs: settings.quietWindowMs,
+      capMs: Math.min(settings.quietWindowCapMs, deadline.remainingMs()),
+    });
 
     const snapshot = await takePageSnapshot(pooled.session, task.waitSelector, snapshotLimits);
     if (snapshot.html === null) {

@@ -1,3 +1,4 @@
+import type { PoolSizeChange } from './pool-sizing/page-pool-sizer';
 import type { RenderOutcome } from './render-outcome';
 
 /** Hooks for metrics and logs; every hook is optional and must not throw. */
@@ -6,6 +7,8 @@ export interface RenderEngineObserver {
   browserStarted?(event: { sequenceNumber: number; processId: number | undefined }): void;
   /** The browser died (crash or kill), not a planned recycle. */
   browserLost?(event: { sequenceNumber: number }): void;
+  /** The self-sizing pool changed its size. */
+  poolResized?(change: PoolSizeChange): void;
 }
 
 export interface RenderFinishedEvent {

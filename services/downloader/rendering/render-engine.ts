@@ -14,6 +14,14 @@ import { BrowserProfiles } from './browser-profiles';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
 import { PagePool } from './page-pool';
+import { pendingTimerTrackerSource } from './pending-timer-tracker';
+import {
+  monitorEventLoopLag,
+  procLoadReader,
+  type EventLoopLag,
+  type LoadReader,
+} from './pool-sizing/load-reading';
+import { PagePoolSizer, type PoolSizingStatus } from './pool-sizing/page-pool-sizer';
 import {
   invalidSelectorOutcome,
   PageRenderSettings,
@@ -34,14 +42,20 @@ export interface RenderEngineOptions {
   readonly destinationPolicy: DestinationPolicy;
   /** DNS lookup (injectable: tests never query a resolver). */
   readonly hostLookup?: HostLookup;
-  /** Pages rendering at once (= pool size). */
+  /** Pages rendering at once (= pool size) when the pool does not size itself (default 4). */
   readonly concurrency?: number;
+  /** The pool sizes itself within these bounds (pool-sizing/); `concurrency` is then ignored. */
+  readonly poolSizing?: PoolSizingOptions;
   /** Renders per browser before it is replaced. */
   readonly recycleAfterRenderCount?: number;
   readonly executablePath?: string;
   /** Honest crawler identification; appended to Chromium's UA, used alone for plain fetches. */
   readonly userAgent?: string;
+  /** Page complete: nothing in flight this long and nothing scheduled soon (default 100). */
+  readonly settleMs?: number;
+  /** The network-quiet window, the settle's upper bound (default 400). */
   readonly quietWindowMs?: number;
+  /** Longest wait for the page to settle after wait_selector (default 2000). */
   readonly quietWindowCapMs?: number;
   /** Rendered HTML characters / plain-fetch body bytes; larger → content_too_large. */
   readonly maxContentBytes?: number;
@@ -56,6 +70,21 @@ export interface RenderEngineOptions {
    * there is removed at start). Default: a temporary directory of this engine's own.
    */
   readonly profileRoot?: string;
+}
+
+export interface PoolSizingOptions {
+  readonly minSize: number;
+  /** The size at start (clamped to the bounds). */
+  readonly initialSize: number;
+  /** The operator's brake (max_concurrent_count), read at every decision. */
+  readonly brake: () => number;
+  /** No pool grows past this, whatever the brake says. */
+  readonly hardMaxSize: number;
+  /** What the machine and the process tree use (tests pass made-up readings). */
+  readonly readLoad?: LoadReader;
+  /** The event loop's delay (tests pass a made-up one). */
+  readonly eventLoopLag?: EventLoopLag;
+  readonly sampleIntervalMs?: number;
 }
 
 /** Past the render's own timeout, how long we still wait before declaring the page hung. */
@@ -83,6 +112,7 @@ export class RenderEngine {
   private readonly resolver: DestinationResolver;
   private readonly proxy: EgressProxy;
   private pool: PagePool | undefined;
+  private sizer: PagePoolSizer | undefined;
   private profiles: BrowserProfiles | undefined;
   private containment: BrowserContainment | undefined;
   private readonly waitSelectors = new WaitSelectorCache();
@@ -91,8 +121,7 @@ export class RenderEngine {
   private browserLossCount = 0;
   private queuedRenderCount = 0;
   private isStopping = false;
-  /** Pages rendering at once: the pool size. */
-  readonly concurrency: number;
+  private initialSize: number;
   private readonly userAgent: string;
   private readonly maxContentBytes: number;
   private readonly renderSettings: PageRenderSettings;
@@ -103,10 +132,11 @@ export class RenderEngine {
       lookup: options.hostLookup,
     });
     this.proxy = new EgressProxy({ resolver: this.resolver });
-    this.concurrency = options.concurrency ?? 4;
+    this.initialSize = options.concurrency ?? 4;
     this.userAgent = options.userAgent ?? DEFAULT_CRAWLER_USER_AGENT;
     this.maxContentBytes = options.maxContentBytes ?? 10 * 1024 * 1024;
     this.renderSettings = {
+      settleMs: options.settleMs ?? 100,
       quietWindowMs: options.quietWindowMs ?? 400,
       quietWindowCapMs: options.quietWindowCapMs ?? 2000,
       maxHtmlCharacterCount: this.maxContentBytes,
@@ -124,14 +154,23 @@ export class RenderEngine {
     this.containment = detectBrowserContainment();
     await this.proxy.start();
     const observer = this.options.observer;
+    const sizing = this.options.poolSizing;
+    if (sizing !== undefined) {
+      // The brake is read now: the service restores the operator's value before starting us.
+      this.initialSize = Math.max(
+        sizing.minSize,
+        Math.min(sizing.initialSize, sizing.hardMaxSize, sizing.brake()),
+      );
+    }
     this.pool = new PagePool({
-      concurrency: this.concurrency,
+      size: this.initialSize,
       recycleAfterRenderCount: this.options.recycleAfterRenderCount ?? 200,
       launchSettings: {
         executablePath:
           this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
         proxyUrl: this.proxy.proxyUrl,
         crawlerUserAgent: this.userAgent,
+        newDocumentScript: pendingTimerTrackerSource(this.renderSettings.quietWindowCapMs),
         extraArguments: this.options.extraChromiumArguments,
         profiles: this.profiles,
         containment: this.containment,
@@ -154,11 +193,58 @@ export class RenderEngine {
       await this.stop();
       throw error;
     }
+    this.startSizer(this.pool);
+  }
+
+  private startSizer(pool: PagePool): void {
+    const sizing = this.options.poolSizing;
+    if (sizing === undefined) return;
+    this.sizer = new PagePoolSizer({
+      pool,
+      minSize: sizing.minSize,
+      brake: sizing.brake,
+      hardMaxSize: sizing.hardMaxSize,
+      readLoad: sizing.readLoad ?? procLoadReader(),
+      eventLoopLag: sizing.eventLoopLag ?? monitorEventLoopLag(),
+      sampleIntervalMs: sizing.sampleIntervalMs,
+      onResize: (change) => this.options.observer?.poolResized?.(change),
+    });
+    this.sizer.start();
+  }
+
+  /** Pages rendering at once now (the pool's current size). */
+  get concurrency(): number {
+    return this.pool?.size ?? this.initialSize;
+  }
+
+  /** The pool's size, its bounds and the reason of its last change. */
+  poolSizingStatus(): PoolSizingStatus {
+    if (this.sizer !== undefined) return this.sizer.status();
+    return {
+      size: this.concurrency,
+      minSize: this.concurrency,
+      maxSize: this.concurrency,
+      isSelfSizing: false,
+      lastChange: {
+        fromSize: this.concurrency,
+        toSize: this.concurrency,
+        reason: 'fixed_size',
+        atMs: 0,
+        window: undefined,
+      },
+      lastWindow: undefined,
+    };
+  }
+
+  /** The operator changed max_concurrent_count: a pool above it shrinks at once. */
+  brakeChanged(): void {
+    this.sizer?.brakeChanged();
   }
 
   /** Lets renders in flight finish (bounded), then closes the browser and the proxy. */
   async stop(): Promise<void> {
     this.isStopping = true;
+    this.sizer?.stop();
     const grace = delay(this.options.stopGraceMs ?? STOP_GRACE_MS);
     await Promise.race([Promise.allSettled([...this.inFlight]), grace.promise]);
     grace.cancel();
@@ -222,7 +308,7 @@ export class RenderEngine {
   statistics(): RenderEngineStatistics {
     return {
       concurrency: this.concurrency,
-      busyPageCount: this.concurrency - this.freePageCount,
+      busyPageCount: this.pool?.busyCount ?? 0,
       freePageCount: this.freePageCount,
       queuedRenderCount: this.queuedRenderCount,
       browserLaunchCount: this.pool?.browserLaunchCount ?? 0,
@@ -307,6 +393,7 @@ export class RenderEngine {
       onOriginAnswered: request.onOriginAnswered,
     };
     let isReusable = false;
+    let hasFailed = false;
     try {
       if (
         waitSelector !== null &&
@@ -317,9 +404,12 @@ export class RenderEngine {
       }
       const guarded = await this.renderGuarded(pooled, task);
       isReusable = guarded.isPageReusable;
+      hasFailed = guarded.outcome.kind === 'failed';
       return guarded.outcome;
     } finally {
-      await pool.release(pooled, isReusable);
+      // A failed render (a timeout, say) may leave a document still loading and calling its
+      // origin: it goes to about:blank before the page is free, not after the idle delay.
+      await pool.release(pooled, isReusable, { shouldResetAtOnce: hasFailed });
     }
   }
 

@@ -36,6 +36,7 @@ export async function startFakeDownloader(): Promise<FakeDownloader> {
     getWebPageObject: unused,
     getConcurrencyConfig: unused,
     listDomainRuntime: unused,
+    getPagePool: unused,
     updateConcurrencyConfig: unused,
     renderPage: unused,
     probeUrl: async ({ body }) => {

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench:crawl` — does the scheduler ↔ downloader loop keep the page pool busy within the
+ * rules? A real scheduler and a real downloader process (lease loop on, self-sizing pool) crawl
+ * the bench site's item pages served on the demo site's hosts (127.0.0.2–4), each page linking
+ * to the next items on the other hosts, so the frontier never runs dry. Per scenario (one
+ * min_interval_ms for every host) it prints the pages/s the origins saw — robots.txt and
+ * documents, by their own access log — as a fraction of what the rules allow (hosts ×
+ * 1000 / min_interval_ms), the pool's use, and the spacing violations (must be 0).
+ *
+ * Target: ≥ 0.8 of the allowed rate when rendering is not the bottleneck. A scenario whose pool
+ * stayed full (rendering-bound) is reported, not judged.
+ *
+ *   npm run bench:crawl -- [--min-interval-ms 1000,200] [--warmup-seconds 15] [--measure-seconds 45]
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { DownloaderClient } from '../generated/downloader';
+import { SchedulerClient } from '../generated/scheduler';
+import {
+  startServiceProcess,
+  type StartedServiceProcess,
+} from '../services/common/testing/service-process';
+import { formatContractTime } from '../services/downloader/rendering/contract-time';
+import { formatVerdicts, type Verdict } from './bench-render/bench-report';
+import { CHROMIUM_PATH, WAIT_SELECTOR } from './bench-render/bench-settings';
+import { startBenchSite } from './bench-render/bench-site';
+import {
+  DOWNLOADER_ARGUMENT_OPTION,
+  integerFrom,
+  integerListFrom,
+} from './bench-render/command-line';
+import { findSpacingViolations, isInitiatedRequest } from './bench-render/origin-traffic';
+import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
+
+/** Enough pages that no scenario runs out of new links (15 pages/s for a few minutes). */
+const PAGE_COUNT = 4000;
+/** Pool use at or above this: rendering, not the rules, was the bottleneck. */
+const RENDERING_BOUND_RATIO = 0.9;
+const TARGET_FRACTION = 0.8;
+
+interface CrawlOptions {
+  minIntervalMs: number[];
+  warmupSeconds: number;
+  measureSeconds: number;
+  downloaderArg: string[];
+}
+
+function parseOptions(): CrawlOptions {
+  return new Command('bench:crawl')
+    .option(
+      '--min-interval-ms <list>',
+      'one scenario per min_interval_ms (every host gets it)',
+      integerListFrom(50, 60_000),
+      [1000, 200],
+    )
+    .option('--warmup-seconds <seconds>', 'before measuring', integerFrom(1, 300), 15)
+    .option('--measure-seconds <seconds>', 'the measured window', integerFrom(5, 600), 45)
+    .option(...DOWNLOADER_ARGUMENT_OPTION)
+    .parse(process.argv)
+    .opts<CrawlOptions>();
+}
+
+interface ScenarioResult {
+  readonly minIntervalMs: number;
+  readonly allowedPagesPerSecond: number;
+  readonly pagesPerSecond: number;
+  readonly meanBusyRatio: number;
+  readonly poolSizes: readonly number[];
+  readonly spacingViolationCount: number;
+  readonly leaseCallSummary: string;
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
+
+/** `downloader_lease_call_total{result="…"} n` lines of /metrics, summarized. */
+async function leaseCallSummary(downloader: StartedServiceProcess, token: string): Promise<string> {
+  const text = await (
+    await fetch(`${downloader.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
+  const counts = [...text.matchAll(/^downloader_lease_call_total\{result="(\w+)"\} (\d+)/gm)].map(
+    (match) => `${match[1]} ${match[2]}`,
+  );
+  return `lease calls: ${counts.join(', ') || 'none'}`;
+}
+
+async function runScenario(minIntervalMs: number, options: CrawlOptions): Promise<ScenarioResult> {
+  const hosts = DEFAULT_DEMO_HOSTS;
+  const site = await startBenchSite(hosts, PAGE_COUNT);
+  const workDirectory = await mkdtemp(join(tmpdir(), 'bench-crawl-'));
+  const schedulerToken = randomBytes(24).toString('hex');
+  const downloaderToken = randomBytes(24).toString('hex');
+  const started: StartedServiceProcess[] = [];
+  try {
+    const scheduler = await startServiceProcess(
+      'scheduler',
+      ['--data-dir', join(workDirectory, 'scheduler')],
+      { SCHEDULER_TOKEN: schedulerToken, DOWNLOADER_TOKEN: downloaderToken },
+    );
+    started.push(scheduler);
+    const downloader = await startServiceProcess(
+      'downloader',
+      ['--data-dir', join(workDirectory, 'downloader'), ...options.downloaderArg],
+      {
+        DOWNLOADER_TOKEN: downloaderToken,
+        SCHEDULER_URL: scheduler.url,
+        SCHEDULER_TOKEN: schedulerToken,
+        DOWNLOADER_WORKER_ID: 'bench-crawl',
+        DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
+        CHROMIUM_PATH,
+      },
+      30_000,
+    );
+    started.push(downloader);
+    const schedulerClient = new SchedulerClient({ baseUrl: scheduler.url, token: schedulerToken });
+    const downloaderClient = new DownloaderClient({
+      baseUrl: downloader.url,
+      token: downloaderToken,
+    });
+    await schedulerClient.submitRules({
+      rule_list: hosts.map((host) => ({
+        domain: host,
+        verdict: 'csr' as const,
+        undetermined_reason: null,
+        min_interval_ms: minIntervalMs,
+        wait_selector: WAIT_SELECTOR,
+        priority_rank: 0,
+        robots_txt: null,
+        verified_at: formatContractTime(new Date()),
+      })),
+    });
+    // One seed per host; every page links to the next items on the other hosts.
+    await schedulerClient.submitSeeds({
+      seed_list: site.pages.slice(0, hosts.length).map((page) => ({ url: page.url })),
+    });
+    const allowedPagesPerSecond = (hosts.length * 1000) / minIntervalMs;
+    console.log(
+      `\n▶ min_interval_ms ${minIntervalMs} on ${hosts.length} hosts: the rules allow ` +
+        `${allowedPagesPerSecond.toFixed(1)} pages/s; ${options.warmupSeconds} s warm-up, ` +
+        `${options.measureSeconds} s measured`,
+    );
+    await sleep(options.warmupSeconds * 1000);
+    const fromMs = Date.now();
+    const busyRatios: number[] = [];
+    const poolSizes = new Set<number>();
+    for (let second = 0; second < options.measureSeconds; second += 1) {
+      await sleep(1000);
+      const pool = await downloaderClient.getPagePool().catch(() => undefined);
+      if (pool !== undefined) {
+        busyRatios.push(pool.busy_page_count / pool.page_count);
+        poolSizes.add(pool.page_count);
+      }
+      if ((second + 1) % 15 === 0) {
+        const count = site.accessLog
+          .list()
+          .filter((entry) => entry.receivedAtMs >= fromMs && isInitiatedRequest(entry)).length;
+        console.log(
+          `  ${second + 1} s: ${(count / (second + 1)).toFixed(2)} pages/s so far, pool ${pool?.page_count ?? '?'}`,
+        );
+      }
+    }
+    const toMs = Date.now();
+    const entries = site.accessLog.list();
+    const measuredCount = entries.filter(
+      (entry) =>
+        entry.receivedAtMs >= fromMs && entry.receivedAtMs < toMs && isInitiatedRequest(entry),
+    ).length;
+    return {
+      minIntervalMs,
+      allowedPagesPerSecond,
+      pagesPerSecond: measuredCount / ((toMs - fromMs) / 1000),
+      meanBusyRatio:
+        busyRatios.length === 0
+          ? 0
+          : busyRatios.reduce((sum, value) => sum + value, 0) / busyRatios.length,
+      poolSizes: [...poolSizes].sort((left, right) => left - right),
+      spacingViolationCount: findSpacingViolations(entries, minIntervalMs).length,
+      leaseCallSummary: await leaseCallSummary(downloader, downloaderToken),
+    };
+  } finally {
+    for (const service of started.reverse()) await service.stop(15_000);
+    await site.stop();
+    await rm(workDirectory, { recursive: true, force: true });
+  }
+}
+
+function verdictsOf(result: ScenarioResult): Verdict[] {
+  const fraction = result.pagesPerSecond / result.allowedPagesPerSecond;
+  const isRenderingBound = result.meanBusyRatio >= RENDERING_BOUND_RATIO;
+  const figures =
+    `min_interval_ms ${result.minIntervalMs}: ${result.pagesPerSecond.toFixed(2)} of ` +
+    `${result.allowedPagesPerSecond.toFixed(1)} allowed pages/s = ${fraction.toFixed(2)} ` +
+    `(pool ${result.poolSizes.join('/')} pages, ${(result.meanBusyRatio * 100).toFixed(0)} % busy; ${result.leaseCallSummary})`;
+  return [
+    isRenderingBound
+      ? { isPass: true, text: `${figures} — rendering-bound (pool full): reported, not judged` }
+      : { isPass: fraction >= TARGET_FRACTION, text: `${figures} (target ≥ ${TARGET_FRACTION})` },
+    {
+      isPass: result.spacingViolationCount === 0,
+      text: `min_interval_ms ${result.minIntervalMs}: ${result.spacingViolationCount} spacing violations in the origins' log`,
+    },
+  ];
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions();
+  console.log(
+    `bench:crawl — scheduler + downloader (lease loop, self-sizing pool) crawling bench pages on ` +
+      `${DEFAULT_DEMO_HOSTS.join(', ')}; scenarios min_interval_ms ${options.minIntervalMs.join(', ')}`,
+  );
+  const verdicts: Verdict[] = [];
+  for (const minIntervalMs of options.minIntervalMs) {
+    verdicts.push(...verdictsOf(await runScenario(minIntervalMs, options)));
+  }
+  console.log(`\n${formatVerdicts(verdicts)}`);
+  return verdicts.every((verdict) => verdict.isPass) ? 0 : 1;
+}
+
+main().then(
+  (exitCode) => process.exit(exitCode),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);

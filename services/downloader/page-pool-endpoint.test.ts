@@ -1,0 +1,88 @@
+import { DemoSite, startDemoSite } from '../../scripts/demo-site/demo-site';
+import {
+  startTestDownloader,
+  TEST_DOWNLOADER_TOKEN,
+  waitUntil,
+  type TestDownloader,
+} from './testing/downloader-test-harness';
+
+// The self-sizing page pool as an operator sees it: GET /v1/operator/page-pool and /metrics, on a
+// real downloader (real Chromium, real /proc readings).
+let site: DemoSite;
+let downloader: TestDownloader;
+
+beforeAll(async () => {
+  site = await startDemoSite({ crawlDelaySeconds: 0 });
+  downloader = await startTestDownloader({
+    allowDestinations: site.hosts,
+    extraArguments: ['--page-pool-size', 'auto', '--max-concurrent-count', '6'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await downloader?.dispose();
+  await site?.stop();
+});
+
+async function metricsText(): Promise<string> {
+  const response = await fetch(`${downloader.url}/metrics`, {
+    headers: { authorization: `Bearer ${TEST_DOWNLOADER_TOKEN}` },
+  });
+  return response.text();
+}
+
+test('starts self-sizing within its bounds and reports what the sizer measured', async () => {
+  const started = await downloader.client.getPagePool();
+  expect(started).toMatchObject({
+    min_page_count: 1,
+    max_page_count: 6,
+    is_self_sizing: true,
+    busy_page_count: 0,
+    waiting_render_count: 0,
+  });
+  expect(started.page_count).toBeGreaterThanOrEqual(1);
+  expect(started.page_count).toBeLessThanOrEqual(6);
+  expect(started.last_changed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  await downloader.client.renderPage({ url: `${site.baseUrls[0]}/csr`, wait_selector: '#content' });
+  // The first window closes after three one-second samples.
+  await waitUntil(
+    async () => (await downloader.client.getPagePool()).machine_busy_ratio !== null,
+    15_000,
+  );
+  const measured = await downloader.client.getPagePool();
+  expect(measured.machine_busy_ratio).toBeGreaterThanOrEqual(0);
+  expect(measured.machine_busy_ratio).toBeLessThanOrEqual(1);
+  expect(measured.downloader_busy_ratio).toBeLessThanOrEqual(measured.machine_busy_ratio as number);
+  // Node and Chromium together take well over 50 MB.
+  expect(measured.downloader_memory_byte_count).toBeGreaterThan(50 * 1024 * 1024);
+  expect(measured.memory_available_byte_count).toBeGreaterThan(0);
+  expect(measured.event_loop_delay_ms).toBeGreaterThanOrEqual(0);
+  expect(measured.demand_ratio).toBeGreaterThanOrEqual(0);
+}, 30_000);
+
+test('a lowered brake shrinks the pool at once; rendering goes on', async () => {
+  const before = await downloader.client.getPagePool();
+  await downloader.client.updateConcurrencyConfig({ max_concurrent_count: 1 });
+  const after = await downloader.client.getPagePool();
+  expect(after).toMatchObject({
+    page_count: 1,
+    max_page_count: 1,
+    pool_size_reason: 'brake_lowered',
+    previous_page_count: before.page_count,
+  });
+  const page = await downloader.client.renderPage({ url: `${site.baseUrls[0]}/about` });
+  expect(page.fetch_status).toBe('done');
+  const metrics = await metricsText();
+  expect(metrics).toMatch(/^downloader_page_pool_size 1$/m);
+  expect(metrics).toMatch(/^downloader_page_pool_max_size 1$/m);
+  expect(metrics).toMatch(
+    /^downloader_page_pool_last_change_reason\{pool_size_reason="brake_lowered"\} 1$/m,
+  );
+  expect(metrics).toMatch(
+    /^downloader_page_pool_last_change_reason\{pool_size_reason="initial_size"\} 0$/m,
+  );
+  expect(metrics).toMatch(
+    /^downloader_page_pool_resize_total\{pool_size_reason="brake_lowered"\} 1$/m,
+  );
+  expect(metrics).toMatch(/^downloader_process_tree_pss_bytes \d+/m);
+});

@@ -1,0 +1,90 @@
+/**
+ * Past the point where the CPU is full, the CPU busy ratio cannot tell whether one more page
+ * still helps: a bigger pool shares per-page overheads (frames, IPC, event-loop turns), so pages/s
+ * may keep rising at 100 % CPU — or stay flat while latency and memory grow. This probe asks the
+ * pages themselves: with a full pool on a full CPU it measures pages/s at the current size, tries
+ * one page more, and keeps it only when pages/s rose by at least MIN_GAIN_RATIO; otherwise it goes
+ * back and waits a while before trying again (conditions change: other load, other pages).
+ *
+ * Pure: the sizer feeds it one window at a time and applies what it answers.
+ */
+
+/** Windows measured at each size before comparing (~6 s at 3 s windows). */
+export const PROBE_WINDOW_COUNT = 2;
+/** One page more must bring at least this much more pages/s to stay. */
+export const MIN_GAIN_RATIO = 0.05;
+/** Windows to wait after a probe that brought nothing (~45 s). */
+export const PROBE_COOLDOWN_WINDOWS = 15;
+
+export type ProbeState =
+  | { readonly kind: 'idle'; readonly cooldownWindowCount: number }
+  | { readonly kind: 'measuring'; readonly size: number; readonly rates: readonly number[] }
+  | {
+      readonly kind: 'probing';
+      readonly fromSize: number;
+      readonly baseRate: number;
+      readonly size: number;
+      readonly rates: readonly number[];
+    };
+
+export const IDLE_PROBE: ProbeState = { kind: 'idle', cooldownWindowCount: 0 };
+
+export interface ProbeStep {
+  readonly state: ProbeState;
+  /** A size to apply now: one page more (probe) or back (no gain). */
+  readonly resize?: {
+    readonly size: number;
+    readonly reason: 'throughput_probe' | 'throughput_flat';
+  };
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/**
+ * One window at `size`, in the regime the probe is for (`isEligible`: a full pool on a full CPU,
+ * nothing else asking to shrink). Outside it, a measurement in progress is dropped — except that a
+ * probe in progress is judged as failed when the regime ended because of it.
+ */
+export function stepThroughputProbe(
+  state: ProbeState,
+  window: {
+    readonly size: number;
+    readonly completedPerSecond: number;
+    readonly isEligible: boolean;
+  },
+  maxSize: number,
+): ProbeStep {
+  if (state.kind === 'idle') {
+    if (state.cooldownWindowCount > 0) {
+      return { state: { kind: 'idle', cooldownWindowCount: state.cooldownWindowCount - 1 } };
+    }
+    if (!window.isEligible || window.size >= maxSize) return { state };
+    return { state: { kind: 'measuring', size: window.size, rates: [window.completedPerSecond] } };
+  }
+  if (!window.isEligible || window.size !== state.size) {
+    // A probe that ended the regime (more pages, and now something objects) waits before the next.
+    const cooldownWindowCount = state.kind === 'probing' ? PROBE_COOLDOWN_WINDOWS : 0;
+    return { state: { kind: 'idle', cooldownWindowCount } };
+  }
+  const rates = [...state.rates, window.completedPerSecond];
+  if (rates.length < PROBE_WINDOW_COUNT) return { state: { ...state, rates } };
+  if (state.kind === 'measuring') {
+    if (state.size >= maxSize) return { state: IDLE_PROBE };
+    const size = state.size + 1;
+    return {
+      state: { kind: 'probing', fromSize: state.size, baseRate: mean(rates), size, rates: [] },
+      resize: { size, reason: 'throughput_probe' },
+    };
+  }
+  const rate = mean(rates);
+  if (rate > state.baseRate && rate >= state.baseRate * (1 + MIN_GAIN_RATIO)) {
+    // It helped: keep it, and measure from here for the next step.
+    return { state: { kind: 'measuring', size: state.size, rates } };
+  }
+  return {
+    state: { kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS },
+    resize: { size: state.fromSize, reason: 'throughput_flat' },
+  };
+}
