@@ -114,7 +114,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The page pool's size, its bounds, why it last changed and what the sizer measured. */
+    /**
+     * The page pool's size, its bounds, why it last changed and what the sizer measured.
+     * @description The self-sizing page pool as the operator page shows it: how many pages render at once, the bounds it moves within (the operator's max_concurrent_count brake above it), the reason of its last change and the machine readings it decided from. Read-only; it reads memory only.
+     */
     get: operations['getPagePool'];
     put?: never;
     post?: never;

@@ -29,6 +29,7 @@ var schemaTypes = map[string]func() any{
 	"HealthSignal":            func() any { return new(HealthSignal) },
 	"LinkItem":                func() any { return new(LinkItem) },
 	"NetworkLogEntry":         func() any { return new(NetworkLogEntry) },
+	"PagePoolView":            func() any { return new(PagePoolView) },
 	"ProbeRequest":            func() any { return new(ProbeRequest) },
 	"ProbeResponse":           func() any { return new(ProbeResponse) },
 	"RenderRequest":           func() any { return new(RenderRequest) },
