@@ -434,6 +434,7 @@ async function main(): Promise<number> {
       ['--data-dir', dataDirectory, '--domain-in-flight-cap', '2'],
       { SCHEDULER_TOKEN: TOKEN, LOG_LEVEL: 'info' },
       120_000,
+      process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : [],
     );
     const startupSeconds = (performance.now() - bootStarted) / 1000;
     log(
@@ -446,6 +447,9 @@ async function main(): Promise<number> {
     let schedulerResult: Measurement;
     try {
       schedulerResult = await measureScheduler(scheduler.url, measured, size);
+    } catch (error) {
+      log(`scheduler log tail: ${scheduler.logLines.slice(-5).map((line) => JSON.stringify(line)).join('\n')} exit ${scheduler.child.exitCode} ${scheduler.child.signalCode}`);
+      throw error;
     } finally {
       cleanups.splice(cleanups.indexOf(stopScheduler), 1);
       await stopScheduler();

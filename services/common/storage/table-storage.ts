@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { assertConventionalDocument } from './document-convention';
-import { decodeDocument, decodeOptionalDocument, encodeDocument } from './json-document-codec';
+import type { DocumentCodec } from './document-codec';
 import { keySuccessor, prefixEnd } from './key-range';
 import type {
   CompareAndSwapResult,
@@ -51,16 +50,21 @@ export interface PreparedWrites {
  * the read-only and writable views cannot drift apart.
  */
 export class TableStorage<T> {
+  readonly #decodeOptional: (bytes: Buffer | undefined) => T | undefined;
+
   constructor(
     private readonly backend: OrderedKeyValueBackend,
     private readonly location: TableLocation,
-  ) {}
+    private readonly codec: DocumentCodec<T>,
+  ) {
+    this.#decodeOptional = (bytes) => (bytes === undefined ? undefined : codec.decode(bytes));
+  }
 
   get(input: PrimaryKeyInput): Promise<T | undefined> {
     // Not `async`: on the hottest call an `await` measurably costs about a microsecond on LMDB, so
     // a bad key is turned into a rejection by hand instead.
     try {
-      return this.backend.get(this.location.keyOf(input)).then(decodeOptionalDocument<T>);
+      return this.backend.get(this.location.keyOf(input)).then(this.#decodeOptional);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -72,7 +76,7 @@ export class TableStorage<T> {
     }
     const keys = inputs.map((input) => this.location.keyOf(input));
     const values = await this.backend.getMany(keys);
-    return values.map(decodeOptionalDocument<T>);
+    return values.map(this.#decodeOptional);
   }
 
   async scan(options: ScanOptions): Promise<ScanPage<T>> {
@@ -94,7 +98,7 @@ export class TableStorage<T> {
     const entries = await this.backend.scan({ start, end, limit: options.limit + 1 });
     const rows = entries.slice(0, options.limit).map((entry) => ({
       primaryKey: this.location.primaryKeyOf(entry.key),
-      value: decodeDocument<T>(entry.value),
+      value: this.codec.decode(entry.value),
     }));
     const hasMore = entries.length > options.limit;
     return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
@@ -145,7 +149,8 @@ export class TableStorage<T> {
   ): Promise<CompareAndSwapResult<T>> {
     const write = this.toWrite({ primaryKey: input, value: next, ...options });
     // `expected` is only compared, never stored, so it is encoded without the convention check.
-    const expectedBytes = expected === undefined ? undefined : encodeDocument(expected);
+    const expectedBytes =
+      expected === undefined ? undefined : this.codec.encodeForComparison(expected);
     const outcome = await this.backend.compareAndSwap(
       write.key,
       expectedBytes,
@@ -154,7 +159,7 @@ export class TableStorage<T> {
     );
     return {
       isSwapped: outcome.isSwapped,
-      previous: decodeOptionalDocument<T>(outcome.previous),
+      previous: this.#decodeOptional(outcome.previous),
     };
   }
 
@@ -175,10 +180,10 @@ export class TableStorage<T> {
     const key = this.location.keyOf(input);
     let currentBytes = await this.backend.get(key);
     for (let attempt = 1; ; attempt += 1) {
-      const next = mutate(decodeOptionalDocument<T>(currentBytes));
+      const next = mutate(this.#decodeOptional(currentBytes));
       if (next === undefined) {
         // Decode again: `mutate` may have edited the object it was given before deciding not to write.
-        return decodeOptionalDocument<T>(currentBytes);
+        return this.#decodeOptional(currentBytes);
       }
       const write = this.toWrite({
         primaryKey: input,
@@ -228,8 +233,9 @@ export class TableStorage<T> {
   private toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
     assertTtlSeconds(row.ttlSeconds);
     const key = this.location.keyOf(row.primaryKey);
+    let value: Buffer;
     try {
-      assertConventionalDocument(row.value);
+      value = this.codec.encode(row.value);
     } catch (error) {
       if (error instanceof StorageConventionError) {
         // Name the row: the bare path ($.field) does not say which table the document was for.
@@ -239,6 +245,6 @@ export class TableStorage<T> {
       }
       throw error;
     }
-    return { key, value: encodeDocument(row.value), ttlSeconds: row.ttlSeconds };
+    return { key, value, ttlSeconds: row.ttlSeconds };
   }
 }
