@@ -136,7 +136,9 @@ function toValuesUnchecked(record: CompiledRecord, document: unknown): unknown[]
     const value = source[field.name] ?? null;
     return field.element === undefined || value === null
       ? value
-      : (value as unknown[]).map((item) => toValuesUnchecked(field.element as CompiledRecord, item));
+      : (value as unknown[]).map((item) =>
+          toValuesUnchecked(field.element as CompiledRecord, item),
+        );
   });
 }
 
@@ -154,7 +156,10 @@ function fromValues(record: CompiledRecord, values: unknown[]): Record<string, u
 }
 
 /** A JSON document of the older format, reduced to the declared fields. */
-function fromObject(record: CompiledRecord, source: Record<string, unknown>): Record<string, unknown> {
+function fromObject(
+  record: CompiledRecord,
+  source: Record<string, unknown>,
+): Record<string, unknown> {
   const document: Record<string, unknown> = {};
   for (const field of record.fields) {
     const value = source[field.name] ?? null;

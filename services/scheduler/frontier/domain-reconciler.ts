@@ -12,6 +12,17 @@ import { dropped, parked, queuedAt } from './url-task-transitions';
 import type { FrontierMutator } from './frontier-mutator';
 import type { WriteBatch } from './write-batch';
 
+export interface DomainReconcilerDependencies {
+  mutator: FrontierMutator;
+  tables: FrontierTables;
+  store: FrontierStore;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+  candidates: CandidateRegistry;
+  /** Resolves once every commit queued so far is written (the scans must see them). */
+  settled: () => Promise<void>;
+}
+
 const PAGE_SIZE = 500;
 
 /**
@@ -24,13 +35,19 @@ const PAGE_SIZE = 500;
 export class DomainReconciler {
   readonly #pending = new Set<string>();
 
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly store: FrontierStore,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-    private readonly candidates: CandidateRegistry,
-  ) {}
+  private readonly tables: FrontierTables;
+  private readonly store: FrontierStore;
+  private readonly rules: RuleBook;
+  private readonly robots: RobotsPolicy;
+  private readonly candidates: CandidateRegistry;
+
+  constructor(private readonly dependencies: DomainReconcilerDependencies) {
+    this.tables = dependencies.tables;
+    this.store = dependencies.store;
+    this.rules = dependencies.rules;
+    this.robots = dependencies.robots;
+    this.candidates = dependencies.candidates;
+  }
 
   enqueue(domain: string): void {
     this.#pending.add(domain);
@@ -44,18 +61,14 @@ export class DomainReconciler {
    * Works through pending domains until `urlBudget` URLs were handled, one page per mutation.
    * Resolves to the number of URLs handled.
    */
-  async runPending(
-    urlBudget: number,
-    nowMs: () => number,
-    mutator: FrontierMutator,
-  ): Promise<number> {
+  async runPending(urlBudget: number, nowMs: () => number): Promise<number> {
     let handledCount = 0;
     for (const domain of [...this.#pending]) {
       while (handledCount < urlBudget) {
-        const step = await mutator.run(async () => {
-          // The scans below must see every URL admitted before: wait for earlier batches.
-          await this.store.settled();
-          return this.store.commitStaged((batch) => this.#reconcilePage(batch, domain, nowMs()));
+        const step = await this.dependencies.mutator.run(async (batch) => {
+          // The scans below must see every URL admitted before: wait for earlier commits.
+          await this.dependencies.settled();
+          return this.#reconcilePage(batch, domain, nowMs());
         });
         handledCount += step.handledCount;
         if (step.isFinished) {

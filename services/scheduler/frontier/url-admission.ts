@@ -36,14 +36,29 @@ const LOOKUP_CHUNK_SIZE = 2000;
  *
  * Callers hold the mutation lock and commit the batch.
  */
+export interface UrlAdmissionDependencies {
+  store: FrontierStore;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+  candidates: CandidateRegistry;
+  /** Links kept per domain without a rule (seeds are always kept). */
+  maxWaitingUrlCountPerDomain: number;
+}
+
 export class UrlAdmission {
-  constructor(
-    private readonly store: FrontierStore,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-    private readonly candidates: CandidateRegistry,
-    private readonly maxWaitingUrlCountPerDomain: number,
-  ) {}
+  private readonly store: FrontierStore;
+  private readonly rules: RuleBook;
+  private readonly robots: RobotsPolicy;
+  private readonly candidates: CandidateRegistry;
+  private readonly maxWaitingUrlCountPerDomain: number;
+
+  constructor(dependencies: UrlAdmissionDependencies) {
+    this.store = dependencies.store;
+    this.rules = dependencies.rules;
+    this.robots = dependencies.robots;
+    this.candidates = dependencies.candidates;
+    this.maxWaitingUrlCountPerDomain = dependencies.maxWaitingUrlCountPerDomain;
+  }
 
   /** Decides every request and stages the resulting writes into `batch`. */
   async stage(

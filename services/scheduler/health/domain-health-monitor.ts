@@ -37,6 +37,14 @@ export interface HealthEvents {
   onResumed(domain: string): void;
 }
 
+export interface DomainHealthMonitorDependencies {
+  tables: FrontierTables;
+  book: DomainBook;
+  thresholds: HealthThresholds;
+  schedule: ProbeSchedule;
+  events: HealthEvents;
+}
+
 /**
  * The availability circuit breaker (`scheduler:domain_health_runtime`, sole writer). Healthy domains
  * feed a sliding window of report results; a ratio over its threshold pauses the domain — it leaves
@@ -53,13 +61,19 @@ export class DomainHealthMonitor {
   /** Domains not healthy (paused or probing): the prober's work list. */
   readonly #unhealthy = new Set<string>();
 
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly book: DomainBook,
-    private readonly thresholds: HealthThresholds,
-    private readonly schedule: ProbeSchedule,
-    private readonly events: HealthEvents,
-  ) {}
+  private readonly tables: FrontierTables;
+  private readonly book: DomainBook;
+  private readonly thresholds: HealthThresholds;
+  private readonly schedule: ProbeSchedule;
+  private readonly events: HealthEvents;
+
+  constructor(dependencies: DomainHealthMonitorDependencies) {
+    this.tables = dependencies.tables;
+    this.book = dependencies.book;
+    this.thresholds = dependencies.thresholds;
+    this.schedule = dependencies.schedule;
+    this.events = dependencies.events;
+  }
 
   /** Start-up: a probe interrupted by a restart is simply due again. */
   load(row: DomainHealthDocument): void {
