@@ -11,7 +11,8 @@ export interface DocumentCodec<T> {
   encode(value: T): Buffer;
   /** The bytes `value` would be stored as, unchecked: a compare-and-swap's expectation. */
   encodeForComparison(value: T): Buffer;
-  decode(bytes: Buffer): T;
+  /** Decodes the value that starts at `start` in `bytes` (0 by default). */
+  decode(bytes: Buffer, start?: number): T;
 }
 
 /**
@@ -24,7 +25,7 @@ const conventionalJsonCodec: DocumentCodec<unknown> = {
     return encodeDocument(value);
   },
   encodeForComparison: encodeDocument,
-  decode: decodeDocument,
+  decode: (bytes, start = 0) => decodeDocument(start === 0 ? bytes : bytes.subarray(start)),
 };
 
 export function jsonDocumentCodec<T>(): DocumentCodec<T> {

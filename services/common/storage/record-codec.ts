@@ -179,9 +179,9 @@ export function recordCodec<T>(fields: RecordFields<T>): DocumentCodec<T> {
   return {
     encode: (value) => packr.pack(toValues(record, value, '$')),
     encodeForComparison: (value) => packr.pack(toValuesUnchecked(record, value)),
-    decode: (bytes) =>
-      (bytes[0] === JSON_OBJECT_START
-        ? fromObject(record, JSON.parse(bytes.toString('utf8')) as Record<string, unknown>)
-        : fromValues(record, packr.unpack(bytes) as unknown[])) as T,
+    decode: (bytes, start = 0) =>
+      (bytes[start] === JSON_OBJECT_START
+        ? fromObject(record, JSON.parse(bytes.toString('utf8', start)) as Record<string, unknown>)
+        : fromValues(record, packr.unpack(bytes, { start }) as unknown[])) as T,
   };
 }

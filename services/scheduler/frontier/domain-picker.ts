@@ -72,6 +72,7 @@ export class DomainPicker {
         }
         const taken = await this.#takeHead(
           schedule,
+          rule,
           lastTakenKeys.get(schedule),
           outcome,
           nowMs,
@@ -103,6 +104,7 @@ export class DomainPicker {
 
   async #takeHead(
     schedule: DomainSchedule,
+    rule: RuleSummary,
     takenBefore: PrimaryKey | undefined,
     outcome: PickOutcome,
     nowMs: number,
@@ -124,7 +126,11 @@ export class DomainPicker {
           after = key;
           continue;
         }
-        if (!(await this.dependencies.robots.isAllowed(schedule.domain, task.url))) {
+        // Allowed when queued under this very rule: robots.txt is parsed only after a new rule.
+        if (
+          task.robots_rule_verified_at !== rule.verifiedAt &&
+          !(await this.dependencies.robots.isAllowed(schedule.domain, task.url))
+        ) {
           outcome.parked.push({
             previous: task,
             next: parked(task, 'robots_disallowed', null, nowMs),

@@ -109,7 +109,7 @@ export class DomainReconciler {
     if (!(await this.robots.isAllowed(task.domain, task.url))) {
       return parked(task, 'robots_disallowed', null, nowMs);
     }
-    return queuedAt(task, effectiveRank(task, rule), nowMs);
+    return queuedAt(task, effectiveRank(task, rule), nowMs, rule.verifiedAt);
   }
 
   /** One page of a domain's entries in `index`, each url_task moved on by `decide`. */

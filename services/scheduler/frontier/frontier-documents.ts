@@ -57,6 +57,12 @@ export interface UrlTaskDocument {
   revisit_interval_seconds: number | null;
   discovered_at: string;
   updated_at: string;
+  /**
+   * The verified_at of the rule whose robots.txt last allowed it (null: not checked yet). A lease
+   * re-checks robots.txt only when the domain's rule has changed since, which keeps parsing
+   * robots.txt off the lease path.
+   */
+  robots_rule_verified_at: string | null;
 }
 
 /** What is on disk for a URL the frontier sees as leased: it was queued in its due queue. */

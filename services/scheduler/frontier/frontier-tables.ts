@@ -61,6 +61,7 @@ const urlTaskCodec = recordCodec<UrlTaskDocument>({
   revisit_interval_seconds: 'integer?',
   discovered_at: 'time',
   updated_at: 'time',
+  robots_rule_verified_at: 'time?',
 });
 
 const leaseTaskCodec = recordCodec<LeaseTaskDocument>({

@@ -119,6 +119,7 @@ export class UrlAdmission {
         url_state: 'queued' as const,
         priority_rank: effectiveRank(rankInputs, rule),
         ...rankInputs,
+        robots_rule_verified_at: rule.verifiedAt,
       };
       return { outcome: 'queued', next: newUrlTask(target, fields, nowMs, previous) };
     }
@@ -129,7 +130,12 @@ export class UrlAdmission {
     }
     waitingUrls.push(target.url);
     waitingUrlsByDomain.set(target.domain, waitingUrls);
-    const fields = { url_state: 'waiting_for_rule' as const, priority_rank: null, ...rankInputs };
+    const fields = {
+      url_state: 'waiting_for_rule' as const,
+      priority_rank: null,
+      ...rankInputs,
+      robots_rule_verified_at: null,
+    };
     return { outcome: 'waiting_for_rule', next: newUrlTask(target, fields, nowMs, previous) };
   }
 

@@ -8,6 +8,8 @@ export interface NewUrlTaskFields {
   priority_rank: number | null;
   seed_priority_rank: number | null;
   priority_rank_offset: number;
+  /** The rule whose robots.txt allowed it (null while its domain has no rule). */
+  robots_rule_verified_at: string | null;
 }
 
 /**

@@ -23,7 +23,13 @@ const rule = { revisitIntervalSeconds: null } as RuleSummary;
 function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
   const task = newUrlTask(
     { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
-    { url_state: 'queued', priority_rank: 10, seed_priority_rank: null, priority_rank_offset: 0 },
+    {
+      url_state: 'queued',
+      priority_rank: 10,
+      seed_priority_rank: null,
+      priority_rank_offset: 0,
+      robots_rule_verified_at: null,
+    },
     nowMs,
   );
   return leasedBy({ ...task, ...overrides });
@@ -118,7 +124,13 @@ describe('url_task transitions', () => {
         urlHash: '0123456789abcdef0123456789abcdef',
         domain: 'a.example',
       },
-      { url_state: 'queued', priority_rank: 10, seed_priority_rank: null, priority_rank_offset: 0 },
+      {
+        url_state: 'queued',
+        priority_rank: 10,
+        seed_priority_rank: null,
+        priority_rank_offset: 0,
+        robots_rule_verified_at: null,
+      },
       nowMs,
     );
     const leased = leasedBy(queued);

@@ -88,13 +88,22 @@ export function dropped(task: UrlTaskDocument, nowMs: number): UrlTaskDocument {
   };
 }
 
-/** Into its domain's due queue at `rank` (a rule arrived, or a re-visit became due). */
-export function queuedAt(task: UrlTaskDocument, rank: number, nowMs: number): UrlTaskDocument {
+/**
+ * Into its domain's due queue at `rank` (a rule arrived, or a re-visit became due).
+ * `robotsRuleVerifiedAt`: the rule whose robots.txt was just checked, if it was.
+ */
+export function queuedAt(
+  task: UrlTaskDocument,
+  rank: number,
+  nowMs: number,
+  robotsRuleVerifiedAt: string | null = task.robots_rule_verified_at,
+): UrlTaskDocument {
   return {
     ...task,
     url_state: 'queued',
     priority_rank: rank,
     is_in_due_index: true,
+    robots_rule_verified_at: robotsRuleVerifiedAt,
     updated_at: timeTextOf(nowMs),
   };
 }
