@@ -120,6 +120,9 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
     };
     batch.put(tables.frontierRuntime, FRONTIER_RUNTIME_KEY, runtimeRow, 'cleanup');
   });
+  // The records so far first: the reclaim below counts its own as it writes them.
+  await memory.activity.load(nowMs);
+  await memory.promoter.load();
   const reclaimedCount = await memory.mutator.run((batch) =>
     memory.reclaimer.reclaimDue(batch, nowMs, Number.MAX_SAFE_INTEGER),
   );
@@ -127,8 +130,6 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
   for (const domain of candidates.domains()) {
     if (rules.get(domain) !== undefined) memory.reconciler.enqueue(domain);
   }
-  await memory.promoter.load();
-  await memory.activity.load(nowMs);
   logger.info(
     {
       url_count: [...book.all()].reduce((sum, schedule) => sum + totalOf(schedule), 0),
