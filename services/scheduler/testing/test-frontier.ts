@@ -39,8 +39,11 @@ export class CrashableBackend {
   #remainingWrites = Number.POSITIVE_INFINITY;
   #held: Promise<void> | undefined;
   #crashPattern: RegExp | undefined;
-  /** Every write call issued, as `put <key>` / `delete <key>`, in the order issued. */
+  readonly #inFlight = new Set<Promise<unknown>>();
+  /** The keys of every write issued, as `put <key>` / `delete <key>`, in the order issued. */
   readonly writes: string[] = [];
+  /** Write calls issued (one call may write many keys). */
+  writeCallCount = 0;
 
   constructor(readonly inner: OrderedKeyValueBackend) {}
 
@@ -55,6 +58,11 @@ export class CrashableBackend {
 
   get hasCrashed(): boolean {
     return this.#remainingWrites <= 0;
+  }
+
+  /** Resolves once every write issued so far has landed or failed. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
   }
 
   /** Writes issued from now on are not made until the returned function is called. */
@@ -76,9 +84,15 @@ export class CrashableBackend {
       }
       if (this.#remainingWrites <= 0) return Promise.reject(new Error('the process died'));
       this.#remainingWrites -= 1;
+      this.writeCallCount += 1;
       this.writes.push(...described);
       const held = this.#held;
-      return held === undefined ? write() : held.then(write);
+      const written = held === undefined ? write() : held.then(write);
+      // A write the "process" issued before dying still lands (or not) before anyone reads again.
+      this.#inFlight.add(written);
+      const forget = () => this.#inFlight.delete(written);
+      written.then(forget, forget);
+      return written;
     };
     const inner = this.inner;
     const keysOf = (writes: KeyValueWrite[]) => writes.map((write) => `put ${write.key}`);
@@ -135,6 +149,8 @@ export interface TestFrontierOptions {
   settings?: Partial<FrontierSettings>;
   /** false: write batch by batch, phase by phase, as on TiKV (see CommitQueue). Default true. */
   isBatchAtomic?: boolean;
+  /** Writes data into the fresh storage before the frontier first opens (older layouts). */
+  prepareStorage?: (backend: OrderedKeyValueBackend) => Promise<void>;
 }
 
 /**
@@ -144,14 +160,18 @@ export interface TestFrontierOptions {
 export async function openTestFrontier(options: TestFrontierOptions = {}): Promise<TestFrontier> {
   const directory = mkdtempSync(join(tmpdir(), 'frontier-unit-'));
   const lmdb = await LmdbBackend.open(directory);
+  await options.prepareStorage?.(lmdb);
   const clock = options.clock ?? new ManualClock();
+  let previous: CrashableBackend | undefined;
   const open = async (): Promise<TestFrontier> => {
+    await previous?.settled();
     const storage = new CrashableBackend(lmdb);
+    previous = storage;
     const parts = assembleFrontier({
       keyspace: openServiceKeyspace('scheduler', storage.backend()),
       clock,
       settings: testFrontierSettings(options.settings),
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: process.env.TEST_FRONTIER_LOG_LEVEL ?? 'silent' }),
       registry: new Registry(),
       probe: undefined,
       isBatchAtomic: options.isBatchAtomic ?? true,
