@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ContractHttpError } from '../common/contract-runtime/client-errors';
 import { LmdbBackend } from '../common/storage/lmdb-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
+import { openFrontierTables } from './frontier/frontier-tables';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
@@ -112,10 +113,8 @@ describe('rules, seeds, links and domain candidates', () => {
       await scheduler.stop({ keepData: true });
       const backend = await LmdbBackend.open(join(scheduler.dataDirectory, 'scheduler'));
       try {
-        const replica = openServiceKeyspace('scheduler', backend).table<Record<string, unknown>>(
-          'domain_rule_replica',
-        );
-        const stored = await replica.get('news.example');
+        const { rules } = openFrontierTables(openServiceKeyspace('scheduler', backend));
+        const stored = await rules.get('news.example');
         expect(Object.keys(stored ?? {}).sort()).toEqual(
           [...Object.keys(ruleFor('news.example')), 'received_at'].sort(),
         );

@@ -35,6 +35,11 @@ export class ReadonlyKeyspaceTable<T> {
     return this.#storage.getMany(primaryKeys);
   }
 
+  /** Same order as `primaryKeys`: whether each row exists (live). Cheaper than reading it. */
+  hasMany(primaryKeys: PrimaryKeyInput[]): Promise<boolean[]> {
+    return this.#storage.hasMany(primaryKeys);
+  }
+
   /** One page of live rows in primary-key order. */
   scan(options: ScanOptions): Promise<ScanPage<T>> {
     return this.#storage.scan(options);

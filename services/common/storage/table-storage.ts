@@ -39,6 +39,8 @@ function assertScanLimit(limit: number): void {
   }
 }
 
+const isPresent = () => true;
+
 /** Writes already encoded and checked; see TableStorage.prepare. */
 export interface PreparedWrites {
   issue(): Array<Promise<void>>;
@@ -85,6 +87,18 @@ export class TableStorage<T> {
     }
     const values = await this.backend.getMany(keys);
     return values.map(this.#decodeOptional);
+  }
+
+  /** Whether each row exists (live), without decoding it where the backend allows. */
+  async hasMany(inputs: PrimaryKeyInput[]): Promise<boolean[]> {
+    if (inputs.length === 0) {
+      return [];
+    }
+    const keys = inputs.map((input) => this.location.keyOf(input));
+    if (this.backend.getDecodedMany !== undefined) {
+      return this.backend.getDecodedMany(keys, isPresent).map((found) => found === true);
+    }
+    return (await this.backend.getMany(keys)).map((value) => value !== undefined);
   }
 
   async scan(options: ScanOptions): Promise<ScanPage<T>> {

@@ -161,6 +161,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   });
   const admission = new UrlAdmission({
     store,
+    book,
     rules,
     robots,
     candidates,

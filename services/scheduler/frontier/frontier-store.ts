@@ -7,6 +7,9 @@ import type { LeaseBook } from './lease-book';
 import { leasedBy } from './url-task-transitions';
 import type { WriteBatch } from './write-batch';
 
+/** A URL the frontier holds, looked up without reading its document (see lookUpUrlTasks). */
+export const KNOWN_URL = 'known_url' as const;
+
 /** One url_task change: `previous` is what the writer read (undefined for a new URL). */
 export interface UrlTaskChange {
   previous: UrlTaskDocument | undefined;
@@ -75,6 +78,33 @@ export class FrontierStore {
         task !== undefined && leases.holderOf(urlHash) !== undefined ? leasedBy(task) : task;
     }
     return stored;
+  }
+
+  /**
+   * Which of `urlHashes` the frontier holds: the document where `isDocumentNeeded` says so, else
+   * only KNOWN_URL for one that exists — a presence check decodes nothing.
+   */
+  async lookUpUrlTasks(
+    urlHashes: readonly string[],
+    isDocumentNeeded: (index: number) => boolean,
+  ): Promise<Array<UrlTaskDocument | typeof KNOWN_URL | undefined>> {
+    const found = new Array<UrlTaskDocument | typeof KNOWN_URL | undefined>(urlHashes.length);
+    const documentIndexes: number[] = [];
+    const presenceIndexes: number[] = [];
+    urlHashes.forEach((urlHash, index) => {
+      if (isDocumentNeeded(index)) documentIndexes.push(index);
+      else if (this.#pendingTasks.has(urlHash)) found[index] = KNOWN_URL;
+      else presenceIndexes.push(index);
+    });
+    const documents = await this.readUrlTasks(documentIndexes.map((index) => urlHashes[index]));
+    documentIndexes.forEach((index, position) => (found[index] = documents[position]));
+    const isPresent = await this.dependencies.tables.urlTasks.hasMany(
+      presenceIndexes.map((index) => urlHashes[index]),
+    );
+    presenceIndexes.forEach((index, position) => {
+      if (isPresent[position]) found[index] = KNOWN_URL;
+    });
+    return found;
   }
 
   /** Due-index entries of `domain` staged but not yet durable, in key order. */

@@ -64,6 +64,23 @@ const urlTaskCodec = recordCodec<UrlTaskDocument>({
   robots_rule_verified_at: 'time?',
 });
 
+/**
+ * The rule replica too: start-up reads every rule, and a rule is read back whenever robots.txt is
+ * needed. A field the contract adds to DomainRule fails to compile here until it is declared.
+ */
+const domainRuleCodec = recordCodec<StoredDomainRule>({
+  domain: 'text',
+  verdict: 'text',
+  undetermined_reason: 'text?',
+  min_interval_ms: 'integer',
+  wait_selector: 'text?',
+  priority_rank: 'integer',
+  robots_txt: 'text?',
+  verified_at: 'time',
+  revisit_interval_seconds: 'integer?',
+  received_at: 'time',
+});
+
 const leaseTaskCodec = recordCodec<LeaseTaskDocument>({
   lease_id: 'text',
   worker_id: 'text',
@@ -109,7 +126,7 @@ const EMPTY_INDEX_ENTRY_CODEC = recordCodec<IndexEntryDocument>({});
 
 export function openFrontierTables(keyspace: ServiceKeyspace): FrontierTables {
   return {
-    rules: keyspace.replicaTable<StoredDomainRule>('domain_rule_replica'),
+    rules: keyspace.replicaTable('domain_rule_replica', domainRuleCodec),
     urlTasks: keyspace.table('url_task', urlTaskCodec),
     dueIndex: keyspace.table('url_due_index', EMPTY_INDEX_ENTRY_CODEC),
     revisitIndex: keyspace.table('url_revisit_index', EMPTY_INDEX_ENTRY_CODEC),

@@ -1,6 +1,7 @@
 import type { CandidateRegistry } from './candidate-registry';
 import type { UrlTaskDocument } from './frontier-documents';
-import type { FrontierStore, UrlTaskChange } from './frontier-store';
+import type { DomainBook } from './domain-book';
+import { KNOWN_URL, type FrontierStore, type UrlTaskChange } from './frontier-store';
 import type { FrontierUrl } from './frontier-url';
 import { effectiveRank } from './priority-rank';
 import type { RobotsPolicy } from './robots-policy';
@@ -38,6 +39,8 @@ const LOOKUP_CHUNK_SIZE = 2000;
  */
 export interface UrlAdmissionDependencies {
   store: FrontierStore;
+  /** Its stored counts say whether a domain has dropped URLs (which admission may revive). */
+  book: DomainBook;
   rules: RuleBook;
   robots: RobotsPolicy;
   candidates: CandidateRegistry;
@@ -47,6 +50,7 @@ export interface UrlAdmissionDependencies {
 
 export class UrlAdmission {
   private readonly store: FrontierStore;
+  private readonly book: DomainBook;
   private readonly rules: RuleBook;
   private readonly robots: RobotsPolicy;
   private readonly candidates: CandidateRegistry;
@@ -54,6 +58,7 @@ export class UrlAdmission {
 
   constructor(dependencies: UrlAdmissionDependencies) {
     this.store = dependencies.store;
+    this.book = dependencies.book;
     this.rules = dependencies.rules;
     this.robots = dependencies.robots;
     this.candidates = dependencies.candidates;
@@ -77,19 +82,19 @@ export class UrlAdmission {
         uniqueIndexes.push(index);
       }
     });
-    const existing = await this.#lookUp(
-      uniqueIndexes.map((index) => requests[index].target.urlHash),
-    );
+    const existing = await this.#lookUp(uniqueIndexes.map((index) => requests[index].target));
 
     const changes: UrlTaskChange[] = [];
     const waitingUrlsByDomain = new Map<string, string[]>();
     for (let position = 0; position < uniqueIndexes.length; position += 1) {
       const index = uniqueIndexes[position];
       const request = requests[index];
-      const previous = existing[position];
-      const decided = await this.#decide(request, previous, waitingUrlsByDomain, nowMs);
+      const known = existing[position];
+      const decided = await this.#decide(request, known, waitingUrlsByDomain, nowMs);
       outcomes[index] = decided.outcome;
-      if (decided.next !== undefined) changes.push({ previous, next: decided.next });
+      if (decided.next !== undefined) {
+        changes.push({ previous: known === KNOWN_URL ? undefined : known, next: decided.next });
+      }
     }
     await this.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
     this.store.stage(batch, changes);
@@ -98,12 +103,14 @@ export class UrlAdmission {
 
   async #decide(
     request: AdmissionRequest,
-    previous: UrlTaskDocument | undefined,
+    known: UrlTaskDocument | typeof KNOWN_URL | undefined,
     waitingUrlsByDomain: Map<string, string[]>,
     nowMs: number,
   ): Promise<{ outcome: AdmissionOutcome; next?: UrlTaskDocument }> {
-    if (previous !== undefined && previous.url_state !== 'dropped')
+    if (known === KNOWN_URL || (known !== undefined && known.url_state !== 'dropped')) {
       return { outcome: 'duplicate_url' };
+    }
+    const previous = known;
     const { target } = request;
     const rankInputs = {
       seed_priority_rank: request.seedPriorityRank,
@@ -139,11 +146,22 @@ export class UrlAdmission {
     return { outcome: 'waiting_for_rule', next: newUrlTask(target, fields, nowMs, previous) };
   }
 
-  async #lookUp(urlHashes: string[]): Promise<Array<UrlTaskDocument | undefined>> {
-    const found: Array<UrlTaskDocument | undefined> = [];
-    for (let start = 0; start < urlHashes.length; start += LOOKUP_CHUNK_SIZE) {
+  /**
+   * The frontier's URLs among `targets`. A document is read only where it can matter: a URL of a
+   * domain with dropped URLs may be one of them, to be revived; elsewhere an existing URL is a
+   * duplicate whatever its document says, so its presence is enough.
+   */
+  async #lookUp(
+    targets: readonly FrontierUrl[],
+  ): Promise<Array<UrlTaskDocument | typeof KNOWN_URL | undefined>> {
+    const found: Array<UrlTaskDocument | typeof KNOWN_URL | undefined> = [];
+    for (let start = 0; start < targets.length; start += LOOKUP_CHUNK_SIZE) {
+      const chunk = targets.slice(start, start + LOOKUP_CHUNK_SIZE);
       found.push(
-        ...(await this.store.readUrlTasks(urlHashes.slice(start, start + LOOKUP_CHUNK_SIZE))),
+        ...(await this.store.lookUpUrlTasks(
+          chunk.map((target) => target.urlHash),
+          (index) => (this.book.get(chunk[index].domain)?.stored.dropped ?? 0) > 0,
+        )),
       );
     }
     return found;
