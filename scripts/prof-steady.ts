@@ -6,7 +6,7 @@ import { Budget, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { formatProfileSummary, summarizeCpuProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
-import { measureScheduler } from './bench-frontier/scheduler-load';
+import { cpuMillisecondsOf, measureScheduler } from './bench-frontier/scheduler-load';
 import { BENCH_TOKEN, startBenchScheduler } from './bench-frontier/scheduler-process';
 
 async function main() {
@@ -23,8 +23,10 @@ async function main() {
   const s = await startBenchScheduler({ dataDirectory: dir, profileDirectory: process.env.NOPROF ? undefined : prof });
   log(`up ${s.processStartSeconds.toFixed(1)} frontier ${s.frontierLoadSeconds.toFixed(2)}`);
   for (const w of (process.env.WORKERS ?? '4,8').split(',').map(Number)) {
+    const cpuBefore = cpuMillisecondsOf(s.running.child.pid as number);
     const m = await measureScheduler({ url: s.running.url, token: BENCH_TOKEN, corpus, workerCount: w, urlBudget: Number(process.env.URLS ?? 20000), frontierSize: size, budget });
-    log(`${w} workers: ${m.urlsPerSecond.toFixed(0)} URLs/s p50 ${m.p50Ms.toFixed(1)} p99 ${m.p99Ms.toFixed(1)} viol ${m.intervalViolationCount}`);
+    const cpuMs = cpuMillisecondsOf(s.running.child.pid as number) - cpuBefore;
+    log(`${w} workers: ${m.urlsPerSecond.toFixed(0)} URLs/s p50 ${m.p50Ms.toFixed(1)} p99 ${m.p99Ms.toFixed(1)} viol ${m.intervalViolationCount} cpu/url ${(cpuMs * 1000 / m.processedCount).toFixed(0)} us`);
   }
   await s.running.stop(30000);
   if (process.env.NOPROF) return;

@@ -96,3 +96,12 @@ export function residentMemoryOf(pid: number): { currentMib: number; peakMib: nu
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { currentMib: kibOf('VmRSS') / 1024, peakMib: kibOf('VmHWM') / 1024 };
 }
+
+/** CPU time a process has used so far (user + system, Linux /proc), in milliseconds. */
+export function cpuMillisecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const clockTicksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}

@@ -200,7 +200,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     store,
-    picker: new DomainPicker({ tables, store, book, rules, robots }),
+    picker: new DomainPicker({ tables, store, leases, book, rules, robots }),
     leases,
     waiters,
     runDueMaintenance: async (batch, nowMs) => {

@@ -4,6 +4,7 @@ import type { DomainSchedule, QueueHead } from './domain-schedule';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
+import type { LeaseBook } from './lease-book';
 import { placementOf } from './index-placement';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook, RuleSummary } from './rule-book';
@@ -40,6 +41,8 @@ export interface PickOutcome {
 export interface DomainPickerDependencies {
   tables: FrontierTables;
   store: FrontierStore;
+  /** A held URL keeps its due entry while leased: the picker passes over it. */
+  leases: LeaseBook;
   book: DomainBook;
   rules: RuleBook;
   robots: RobotsPolicy;
@@ -118,8 +121,13 @@ export class DomainPicker {
         examinedCount += 1;
         budget.remainingCount -= 1;
         const key = page.keys[index];
+        const urlHash = urlHashOfDueKey(key);
+        if (this.dependencies.leases.holderOf(urlHash) !== undefined) {
+          after = key; // leased: its entry stays until its lease is settled
+          continue;
+        }
         // One document at a time: usually the first entry is valid and the next is only a head.
-        const [task] = await this.dependencies.store.readUrlTasks([urlHashOfDueKey(key)]);
+        const [task] = await this.dependencies.store.readUrlTasks([urlHash]);
         const placement = task === undefined ? undefined : placementOf(task);
         if (task === undefined || placement?.indexName !== 'due' || !placement.key.equals(key)) {
           outcome.staleDueKeys.push(key);

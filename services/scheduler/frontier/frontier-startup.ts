@@ -171,8 +171,8 @@ async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedul
 /**
  * The slow path: one pass over url_task recounts every domain (exact heads included), rewrites the
  * rows, and migrates data of the older layout on the way — URLs stored as `leased` become queued
- * (held by their live lease, or re-queued when no live lease lists them), re-visit entries move to
- * their shard bucket.
+ * with their due entry (held by their live lease, or free again when no live lease lists them),
+ * re-visit entries move to their shard bucket.
  */
 async function recountFromUrlTasks(
   memory: FrontierMemory,
@@ -196,21 +196,19 @@ async function recountFromUrlTasks(
     urlCount += 1;
     let task = stored;
     if (task.url_state === 'leased') {
-      // Layout 1 stored leased URLs as leased, out of their due queue.
+      // Layout 1 stored leased URLs as leased, out of their due queue. Now a URL stays queued and
+      // keeps its due entry while leased; one no live lease lists is simply queued again.
       task = { ...task, url_state: 'queued', is_in_due_index: true };
       const migrated = task;
+      const entry = placementOf(task);
+      if (entry !== undefined) {
+        pending.push((batch) =>
+          batch.put(tables.dueIndex, entry.key, EMPTY_INDEX_ENTRY, 'pointers'),
+        );
+      }
       pending.push((batch) =>
         batch.put(tables.urlTasks, migrated.url_hash, migrated, 'transitions'),
       );
-      if (listedBy.get(task.url_hash) === undefined) {
-        // Nobody holds it any more: back into its queue.
-        const entry = placementOf(task);
-        if (entry !== undefined) {
-          pending.push((batch) =>
-            batch.put(tables.dueIndex, entry.key, EMPTY_INDEX_ENTRY, 'pointers'),
-          );
-        }
-      }
     }
     const placement = placementOf(task);
     if (placement?.indexName === 'revisit') {
@@ -307,7 +305,7 @@ async function loadLiveLeases(
     for (const task of held) {
       const schedule = memory.book.obtain(task.domain);
       schedule.inFlightCount += 1;
-      schedule.dueCount -= 1; // stored as due, out of the queue while leased
+      schedule.dueCount -= 1; // its entry stays, but it is not due while leased
     }
     heldCount += held.length;
   }

@@ -1,6 +1,6 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
-import type { IndexEntryDocument, UrlTaskDocument } from './frontier-documents';
+import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
 import { isSamePlacement, placementOf, type IndexPlacement } from './index-placement';
 import type { LeaseBook } from './lease-book';
@@ -16,7 +16,10 @@ export interface UrlTaskChange {
   next: UrlTaskDocument;
 }
 
-/** A change with where it sits in the indexes before and after (computed once, shared). */
+/**
+ * A change with where the URL stands in the indexes before and after, as the frontier sees it
+ * (a leased URL is in none: it is out of its queue while leased), computed once and shared.
+ */
 export interface PlacedChange extends UrlTaskChange {
   before: IndexPlacement | undefined;
   after: IndexPlacement | undefined;
@@ -133,20 +136,40 @@ export class FrontierStore {
     for (const { previous, next } of changes) {
       const before = previous === undefined ? undefined : placementOf(previous);
       const after = placementOf(next);
-      if (!isSamePlacement(before, after)) {
-        if (after !== undefined) {
-          batch.put(this.#indexes[after.indexName], after.key, EMPTY_INDEX_ENTRY, 'pointers');
-          if (after.indexName === 'due') {
-            added.push({ pending: this.#pendingDueEntries, group: next.domain, key: after.key });
-          } else if (after.indexName === 'revisit') {
+      // The index entries mirror the stored documents: a leased URL keeps its due entry (the lease
+      // record holds it; readers skip held URLs), so taking or re-queueing one writes no entry.
+      const storedBefore =
+        previous === undefined
+          ? undefined
+          : previous.url_state === 'leased'
+            ? placementOf(storedFormOf(previous))
+            : before;
+      const storedAfter = next.url_state === 'leased' ? placementOf(storedFormOf(next)) : after;
+      if (!isSamePlacement(storedBefore, storedAfter)) {
+        if (storedAfter !== undefined) {
+          batch.put(
+            this.#indexes[storedAfter.indexName],
+            storedAfter.key,
+            EMPTY_INDEX_ENTRY,
+            'pointers',
+          );
+          if (storedAfter.indexName === 'due') {
+            added.push({
+              pending: this.#pendingDueEntries,
+              group: next.domain,
+              key: storedAfter.key,
+            });
+          } else if (storedAfter.indexName === 'revisit') {
             added.push({
               pending: this.#pendingRevisitEntries,
-              group: after.key.parts[0],
-              key: after.key,
+              group: storedAfter.key.parts[0],
+              key: storedAfter.key,
             });
           }
         }
-        if (before !== undefined) batch.delete(this.#indexes[before.indexName], before.key);
+        if (storedBefore !== undefined) {
+          batch.delete(this.#indexes[storedBefore.indexName], storedBefore.key);
+        }
       }
       // Taking a URL into a lease changes nothing stored: the lease record holds it.
       const isStored = next.url_state !== 'leased';

@@ -41,18 +41,14 @@ export interface LeaseIssuerDependencies {
 }
 
 /**
- * GET /v1/lease. A lease writes its record and removes its URLs from their domains' due queues; the
- * URLs' documents stay as they are — the live lease record is what holds them (LeaseBook), until a
- * report or the reclaimer applies the lease to them. Crash safety without a multi-key transaction
- * comes from the write order of its batch (see WriteBatch):
- *
- *   1. the lease record — from here on start-up finds the lease and the URLs it holds;
- *   2. their entries in their domains' queues, removed.
- *
- * A crash after 1 leaves due entries of URLs a live lease holds: readers see the URL as leased and
- * drop the entry. A URL is only ever leased from its due queue as the overlay shows it (including
- * mutations not yet durable), so it can never belong to two live leases. The answer leaves only
- * once the batch is durable.
+ * GET /v1/lease. A lease writes one thing: its record. The URLs' documents and their entries in
+ * their domains' due queues stay as they are — the live lease record is what holds them (LeaseBook)
+ * until a report or the reclaimer applies the lease to them, and the picker passes over held URLs.
+ * So a lease is one small write, and there is no order of writes to get wrong: before the record is
+ * durable the URLs are simply queued, after it they are held. A URL is only ever leased from its
+ * due queue as the overlay shows it (including mutations not yet durable) and while no live lease
+ * holds it, so it can never belong to two live leases. The answer leaves only once the record is
+ * durable.
  *
  * With `waitMs`, a call that finds nothing due is parked (LeaseWaiters) and tries again when work
  * may be due, until its wait ends; each try is an ordinary lease mutation.
