@@ -1,5 +1,6 @@
 import type {
   CompareAndSwapResult,
+  KeyPage,
   KeyspaceWrite,
   ReplicaChange,
   ScanOptions,
@@ -43,6 +44,11 @@ export class ReadonlyKeyspaceTable<T> {
   /** One page of live rows in primary-key order. */
   scan(options: ScanOptions): Promise<ScanPage<T>> {
     return this.#storage.scan(options);
+  }
+
+  /** One page of the primary keys of live rows, values not decoded (index tables). */
+  scanKeys(options: ScanOptions): Promise<KeyPage> {
+    return this.#storage.scanKeys(options);
   }
 }
 

@@ -3,6 +3,7 @@ import type { DocumentCodec } from './document-codec';
 import { keySuccessor, prefixEnd } from './key-range';
 import type {
   CompareAndSwapResult,
+  KeyPage,
   KeyspaceWrite,
   ReplicaChange,
   ScanOptions,
@@ -10,7 +11,11 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './keyspace-types';
-import type { KeyValueWrite, OrderedKeyValueBackend } from './ordered-key-value-backend';
+import type {
+  KeyValueEntry,
+  KeyValueWrite,
+  OrderedKeyValueBackend,
+} from './ordered-key-value-backend';
 import { encodePrimaryKey, encodePrimaryKeyPrefix, type PrimaryKeyInput } from './primary-key';
 import { StorageConventionError, UpdateConflictError } from './storage-errors';
 import type { TableLocation } from './storage-key';
@@ -102,6 +107,23 @@ export class TableStorage<T> {
   }
 
   async scan(options: ScanOptions): Promise<ScanPage<T>> {
+    const { entries, limit } = await this.#scanEntries(options);
+    const rows = entries.slice(0, limit).map((entry) => ({
+      primaryKey: this.location.primaryKeyOf(entry.key),
+      value: this.codec.decode(entry.value),
+    }));
+    const hasMore = entries.length > limit;
+    return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
+  }
+
+  /** Like scan, without decoding the values (for index tables, whose keys say everything). */
+  async scanKeys(options: ScanOptions): Promise<KeyPage> {
+    const { entries, limit } = await this.#scanEntries(options);
+    const keys = entries.slice(0, limit).map((entry) => this.location.primaryKeyOf(entry.key));
+    return { keys, nextAfter: entries.length > limit ? keys[keys.length - 1] : null };
+  }
+
+  async #scanEntries(options: ScanOptions): Promise<{ entries: KeyValueEntry[]; limit: number }> {
     assertScanLimit(options.limit);
     const prefix = Buffer.from(
       this.location.prefix + encodePrimaryKeyPrefix(options.prefix ?? ''),
@@ -114,16 +136,11 @@ export class TableStorage<T> {
       start = Buffer.compare(resumeAt, start) > 0 ? resumeAt : start;
     }
     if (Buffer.compare(start, end) >= 0) {
-      return { rows: [], nextAfter: null };
+      return { entries: [], limit: options.limit };
     }
     // One extra row tells us whether another page exists, so nextAfter is null exactly at the end.
     const entries = await this.backend.scan({ start, end, limit: options.limit + 1 });
-    const rows = entries.slice(0, options.limit).map((entry) => ({
-      primaryKey: this.location.primaryKeyOf(entry.key),
-      value: this.codec.decode(entry.value),
-    }));
-    const hasMore = entries.length > options.limit;
-    return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
+    return { entries, limit: options.limit };
   }
 
   async put(input: PrimaryKeyInput, value: T, options: WriteOptions = {}): Promise<void> {

@@ -174,12 +174,12 @@ export class DomainPicker {
     after: PrimaryKey | undefined,
     limit: number,
   ): Promise<{ keys: PrimaryKey[]; hasMore: boolean }> {
-    const page = await this.dependencies.tables.dueIndex.scan({
+    const page = await this.dependencies.tables.dueIndex.scanKeys({
       prefix: primaryKeyPrefix(domain),
       after,
       limit,
     });
-    const stored = page.rows.map((row) => row.primaryKey);
+    const stored = page.keys;
     const pending = this.dependencies.store
       .pendingDueEntries(domain)
       .filter((key) => after === undefined || key.encoded > after.encoded);

@@ -120,8 +120,7 @@ export class DomainReconciler {
     indexName: IndexPlacement['indexName'],
     decide: (task: UrlTaskDocument) => Promise<UrlTaskDocument>,
   ): Promise<number> {
-    const page = await index.scan({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
-    const keys = page.rows.map((row) => row.primaryKey);
+    const { keys } = await index.scanKeys({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
     const tasks = await this.store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
     const changes: UrlTaskChange[] = [];
     const staleKeys: PrimaryKey[] = [];

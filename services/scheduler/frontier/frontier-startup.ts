@@ -254,14 +254,11 @@ async function removeUnbucketedRevisitEntries(
   flush: () => Promise<void>,
 ): Promise<void> {
   const { revisitIndex } = memory.tables;
-  let after: Parameters<typeof revisitIndex.scan>[0]['after'];
+  let after: Parameters<typeof revisitIndex.scanKeys>[0]['after'];
   for (;;) {
-    const page = await revisitIndex.scan({ after, limit: MAX_SCAN_LIMIT });
-    for (const row of page.rows) {
-      if (row.primaryKey.parts.length === 2) {
-        const key = row.primaryKey;
-        pending.push((batch) => batch.delete(revisitIndex, key));
-      }
+    const page = await revisitIndex.scanKeys({ after, limit: MAX_SCAN_LIMIT });
+    for (const key of page.keys) {
+      if (key.parts.length === 2) pending.push((batch) => batch.delete(revisitIndex, key));
     }
     if (pending.length >= STARTUP_BATCH_WRITES) await flush();
     if (page.nextAfter === null) return;

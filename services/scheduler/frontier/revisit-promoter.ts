@@ -32,12 +32,12 @@ export class RevisitPromoter {
   /** Start-up: the first entry of every bucket. */
   async load(): Promise<void> {
     for (const bucket of allShardBuckets()) {
-      const page = await this.dependencies.tables.revisitIndex.scan({
+      const page = await this.dependencies.tables.revisitIndex.scanKeys({
         prefix: primaryKeyPrefix(bucket),
         limit: 1,
       });
-      const [first] = page.rows;
-      if (first !== undefined) this.dependencies.schedule.lower(first.primaryKey);
+      const [first] = page.keys;
+      if (first !== undefined) this.dependencies.schedule.lower(first);
     }
   }
 
@@ -59,11 +59,10 @@ export class RevisitPromoter {
   ): Promise<number> {
     const { tables, store, rules, schedule } = this.dependencies;
     // One row past the limit tells when the bucket is next due.
-    const page = await tables.revisitIndex.scan({
+    const { keys } = await tables.revisitIndex.scanKeys({
       prefix: primaryKeyPrefix(bucket),
       limit: limit + 1,
     });
-    const keys = page.rows.map((row) => row.primaryKey);
     const dueKeys = keys.slice(0, limit).filter((key) => revisitDueMsOf(key) <= nowMs);
     const following = keys[dueKeys.length];
     schedule.forget(bucket);
