@@ -8,13 +8,15 @@ setup:
 run: setup build
 	@node dist/scripts/run-system.js
 
-## make test — everything CI runs: contract freshness, the naming gate, types, format, all tests.
+## make test — everything CI runs: contract freshness, the naming gate, types, format, all tests,
+## and the official TiKV clients against the TiKV test double.
 test: setup
 	npm run -s generate:check
 	npm run -s check
 	npm run -s typecheck
 	npm run -s format:check
 	npm run -s test:jest
+	npm run -s test:tikv-peers
 
 check:
 	npm run -s check

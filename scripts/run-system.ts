@@ -14,6 +14,7 @@ import {
   serviceEntryPoint,
 } from '../services/common/process/service-entry-point';
 import { runM0 } from './m0/m0-steps';
+import { followSampler } from './system/follow-sampler';
 import { loadOrCreateServiceTokens } from './system/service-tokens';
 import {
   demoBaseUrls,
@@ -22,6 +23,7 @@ import {
   serviceUrl,
   systemEnvironment,
   systemServices,
+  allDemoHosts,
   type SystemLayout,
 } from './system/system-layout';
 
@@ -42,16 +44,27 @@ async function main(): Promise<void> {
     )
     .option(
       '--demo-hosts <list>',
-      'loopback addresses of the demo site (env DEMO_HOSTS)',
+      'loopback addresses of the demo site M0 writes rules for by hand (env DEMO_HOSTS)',
       environment.DEMO_HOSTS ?? '127.0.0.2,127.0.0.3,127.0.0.4',
     )
+    .option(
+      '--sampled-demo-hosts <list>',
+      'client-rendered demo hosts without a rule, left to the sampler (env DEMO_SAMPLED_HOSTS)',
+      environment.DEMO_SAMPLED_HOSTS ?? '127.0.0.5',
+    )
     .parse(process.argv)
-    .opts<{ dataDir: string; demoPort: string; demoHosts: string }>();
+    .opts<{ dataDir: string; demoPort: string; demoHosts: string; sampledDemoHosts: string }>();
+  const hostList = (text: string) =>
+    text
+      .split(',')
+      .map((host) => host.trim())
+      .filter((host) => host !== '');
   const dataDirectory = resolve(options.dataDir);
   const layout: SystemLayout = {
     dataDirectory,
     ports: portsFromEnvironment(environment),
-    demoHosts: options.demoHosts.split(',').map((host) => host.trim()),
+    demoHosts: hostList(options.demoHosts),
+    sampledDemoHosts: hostList(options.sampledDemoHosts),
     demoPort: Number(options.demoPort),
     tokens: loadOrCreateServiceTokens(join(dataDirectory, 'service-tokens.json')),
   };
@@ -91,9 +104,41 @@ async function main(): Promise<void> {
     );
   };
 
+  const watchExit = (supervised: SupervisedProcess) => {
+    void supervised.exited.then((code) => {
+      if (!isStopping) {
+        console.error(`${supervised.name} exited unexpectedly (code ${code}); stopping the rest`);
+        void stop(1);
+      }
+    });
+  };
+  const startService = async (service: ServiceName) => {
+    process.stdout.write(`starting ${service} on ${serviceUrl(layout, service)} … `);
+    const entry = serviceEntryPoint(service);
+    await start(
+      service,
+      {
+        command: entry.command,
+        argumentList: [...entry.argumentList, '--port', String(layout.ports[service])],
+      },
+      isListeningLine,
+    );
+    watchExit(running[running.length - 1]);
+    console.log('ready');
+  };
+  const giveUp = async (error: unknown) => {
+    console.error(`\n${error instanceof Error ? error.message : String(error)}`);
+    console.error(`(the logs in ${logDirectory(layout)} say more)`);
+    await stop(1);
+  };
+
   console.log(`render-crawler — data in ${dataDirectory}, logs in ${logDirectory(layout)}`);
   try {
-    process.stdout.write(`starting the demo site on ${demoBaseUrls(layout).join(', ')} … `);
+    process.stdout.write(
+      `starting the demo site on ${allDemoHosts(layout)
+        .map((host) => `http://${host}:${layout.demoPort}`)
+        .join(', ')} … `,
+    );
     const demo = nodeEntryPoint(join(__dirname, 'demo-site', 'main'));
     await start(
       'demo-site',
@@ -102,40 +147,24 @@ async function main(): Promise<void> {
         argumentList: [
           ...demo.argumentList,
           '--hosts',
-          layout.demoHosts.join(','),
+          allDemoHosts(layout).join(','),
+          '--client-rendered-hosts',
+          layout.sampledDemoHosts.join(','),
           '--port',
           String(layout.demoPort),
         ],
       },
       (line) => line.startsWith('Demo site running'),
     );
+    watchExit(running[running.length - 1]);
     console.log('ready');
-    for (const service of systemServices) {
-      process.stdout.write(`starting ${service} on ${serviceUrl(layout, service)} … `);
-      const entry = serviceEntryPoint(service);
-      await start(
-        service,
-        {
-          command: entry.command,
-          argumentList: [...entry.argumentList, '--port', String(layout.ports[service])],
-        },
-        isListeningLine,
-      );
-      console.log('ready');
+    // M0 is the contract's integration anchor without the sampler: it starts after M0.
+    for (const service of systemServices.filter((name) => name !== 'sampler')) {
+      await startService(service);
     }
   } catch (error) {
-    console.error(`\n${error instanceof Error ? error.message : String(error)}`);
-    console.error(`(the logs in ${logDirectory(layout)} say more)`);
-    await stop(1);
+    await giveUp(error);
     return;
-  }
-  for (const supervised of running) {
-    void supervised.exited.then((code) => {
-      if (!isStopping) {
-        console.error(`${supervised.name} exited unexpectedly (code ${code}); stopping the rest`);
-        void stop(1);
-      }
-    });
   }
 
   console.log('\nM0 — the first integration point (CONTRACT.md §六)');
@@ -154,6 +183,23 @@ async function main(): Promise<void> {
     return { isPassed: false };
   });
 
+  if (outcome.isPassed) {
+    console.log(
+      `\nThe sampler takes over: ${layout.sampledDemoHosts.join(', ') || 'no host'} has no hand-written ` +
+        'rule; the crawl finds it through links, the sampler judges it and sends its rule.',
+    );
+    try {
+      await startService('sampler');
+    } catch (error) {
+      await giveUp(error);
+      return;
+    }
+    followSampler({
+      url: serviceUrl(layout, 'sampler'),
+      token: layout.tokens.sampler,
+      say: (line) => console.log(line),
+    });
+  }
   printWhereToLook(layout, outcome.isPassed);
   followCrawl(layout);
 }
@@ -169,6 +215,12 @@ function printWhereToLook(layout: SystemLayout, isM0Passed: boolean): void {
         : 'M0 did not pass; the services keep running for inspection. Where to look:',
       `  scheduler operator page   ${page('scheduler')}`,
       `  downloader operator page  ${page('downloader')}`,
+      ...(isM0Passed
+        ? [
+            `  sampler operator page     ${page('sampler')}`,
+            `  consumer tokens           DATA_DIR=${layout.dataDirectory} SAMPLER_URL=${serviceUrl(layout, 'sampler')} npm run sampler:consumer-tokens -- issue my-consumer`,
+          ]
+        : []),
       ...systemServices.map(
         (service) => `  ${service.padEnd(10)} API reference  ${serviceUrl(layout, service)}/docs`,
       ),

@@ -62,6 +62,22 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
+  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
+  getSamplingQueue(
+    query: Operation.GetSamplingQueueInput['query'],
+    options?: CallOptions,
+  ): Promise<Operation.GetSamplingQueueOutput> {
+    return this.call<Operation.GetSamplingQueueOutput>(
+      {
+        operationId: 'getSamplingQueue',
+        method: 'GET',
+        path: '/v1/operator/sampling-queue',
+        query: { limit: query.limit },
+        retryPolicy: 'bounded',
+      },
+      options,
+    );
+  }
   /** POST /v1/operator/consumer-tokens — Issue a token for a new external consumer (shown once). */
   issueConsumerToken(
     body: Operation.IssueConsumerTokenInput['body'],

@@ -19,6 +19,10 @@ export interface SamplerHandlers {
   submitVerdictHints(
     input: Operation.SubmitVerdictHintsInput,
   ): Promise<Operation.SubmitVerdictHintsOutput>;
+  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
+  getSamplingQueue(
+    input: Operation.GetSamplingQueueInput,
+  ): Promise<Operation.GetSamplingQueueOutput>;
   /** POST /v1/operator/consumer-tokens — Issue a token for a new external consumer (shown once). */
   issueConsumerToken(
     input: Operation.IssueConsumerTokenInput,
@@ -42,6 +46,7 @@ export const samplerOperationIds = [
   'claimDomains',
   'listExportedDomains',
   'submitVerdictHints',
+  'getSamplingQueue',
   'issueConsumerToken',
   'listConsumerTokens',
   'listDomainClaims',

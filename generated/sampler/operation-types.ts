@@ -35,6 +35,16 @@ export interface SubmitVerdictHintsInput {
 export type SubmitVerdictHintsOutput =
   operations['submitVerdictHints']['responses'][200]['content']['application/json'];
 
+/** Input of `getSamplingQueue` (GET /v1/operator/sampling-queue). */
+export interface GetSamplingQueueInput {
+  query: NonNullable<operations['getSamplingQueue']['parameters']['query']>;
+  meta: RequestMeta;
+}
+
+/** Answer of `getSamplingQueue` on success. */
+export type GetSamplingQueueOutput =
+  operations['getSamplingQueue']['responses'][200]['content']['application/json'];
+
 /** Input of `issueConsumerToken` (POST /v1/operator/consumer-tokens). */
 export interface IssueConsumerTokenInput {
   body: operations['issueConsumerToken']['requestBody']['content']['application/json'];

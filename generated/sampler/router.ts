@@ -50,6 +50,17 @@ export const samplerOperationDefinitions: readonly OperationDefinition[] = [
     retryPolicy: 'bounded',
   },
   {
+    operationId: 'getSamplingQueue',
+    method: 'GET',
+    path: '/v1/operator/sampling-queue',
+    securitySchemes: ['serviceToken'],
+    queryParameterNames: ['limit'],
+    pathParameterNames: [],
+    hasRequestBody: false,
+    successStatus: 200,
+    retryPolicy: 'bounded',
+  },
+  {
     operationId: 'issueConsumerToken',
     method: 'POST',
     path: '/v1/operator/consumer-tokens',
@@ -114,6 +125,9 @@ export function createSamplerRouter(
         // The router validated the input against the contract before this cast.
         submitVerdictHints: (input: OperationInput) =>
           handlers.submitVerdictHints(input as unknown as Operation.SubmitVerdictHintsInput),
+        // The router validated the input against the contract before this cast.
+        getSamplingQueue: (input: OperationInput) =>
+          handlers.getSamplingQueue(input as unknown as Operation.GetSamplingQueueInput),
         // The router validated the input against the contract before this cast.
         issueConsumerToken: (input: OperationInput) =>
           handlers.issueConsumerToken(input as unknown as Operation.IssueConsumerTokenInput),

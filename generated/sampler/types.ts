@@ -112,6 +112,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/operator/sampling-queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The sampling queue, verdict counts and export rate of the sampler's operator page. */
+    get: operations['getSamplingQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -241,12 +258,15 @@ export interface components {
      * @description Answer of POST /v1/domain-verdict-hints.
      * @example {
      *       "accepted_count": 3,
-     *       "rejected_count": 1
+     *       "rejected_count": 1,
+     *       "duplicate_count": 0
      *     }
      */
     VerdictHintsResponse: {
       accepted_count: number;
       rejected_count: number;
+      /** @description Hints whose claim_id + domain was already received; nothing changed. */
+      duplicate_count: number;
     };
     /**
      * @description Body of POST /v1/operator/consumer-tokens.
@@ -327,12 +347,16 @@ export interface components {
      *           "verdict": "csr",
      *           "undetermined_reason": null,
      *           "confidence_score": 0.31,
-     *           "hint_decision": "rejected_low_confidence"
+     *           "hint_decision": "rejected_low_confidence",
+     *           "received_at": "2026-08-15T07:40:00Z"
      *         }
-     *       ]
+     *       ],
+     *       "generated_at": "2026-08-15T07:47:52Z"
      *     }
      */
     DomainClaimsView: {
+      /** Format: date-time */
+      generated_at: string;
       summary: components['schemas']['DomainClaimsSummary'];
       claim_list: components['schemas']['DomainClaimRow'][];
       recent_hint_list: components['schemas']['VerdictHintRow'][];
@@ -385,10 +409,13 @@ export interface components {
      *       "verdict": "unknown",
      *       "undetermined_reason": "consumer_capability_exceeded",
      *       "confidence_score": 0.4,
-     *       "hint_decision": "returned_to_backoff"
+     *       "hint_decision": "returned_to_backoff",
+     *       "received_at": "2026-08-15T07:40:00Z"
      *     }
      */
     VerdictHintRow: {
+      /** Format: date-time */
+      received_at: string;
       domain: string;
       consumer_id: string;
       verdict: components['schemas']['Verdict'];
@@ -397,6 +424,78 @@ export interface components {
       /** @enum {string} */
       hint_decision:
         'rule_written' | 'returned_to_backoff' | 'rejected_low_confidence' | 'rejected_not_claimed';
+    };
+    /**
+     * @description The sampling half of the sampler operator page.
+     * @example {
+     *       "due_count": 2,
+     *       "in_progress_count": 1,
+     *       "waiting_count": 40,
+     *       "verdict_count_list": [
+     *         {
+     *           "verdict": "csr",
+     *           "domain_count": 30
+     *         },
+     *         {
+     *           "verdict": "unknown",
+     *           "domain_count": 8
+     *         }
+     *       ],
+     *       "exported_domain_count": 8,
+     *       "export_ratio": 0.21,
+     *       "task_list": [
+     *         {
+     *           "domain": "shop2.example.jp",
+     *           "due_at": "2026-08-15T07:47:00Z",
+     *           "is_in_progress": true,
+     *           "verdict": null,
+     *           "undetermined_reason": null,
+     *           "attempt_count": 0
+     *         }
+     *       ],
+     *       "generated_at": "2026-08-15T07:47:52Z"
+     *     }
+     */
+    SamplingQueueView: {
+      /** @description Due now and not in progress (counted up to 10000). */
+      due_count: number;
+      in_progress_count: number;
+      waiting_count: number;
+      verdict_count_list: components['schemas']['VerdictCount'][];
+      exported_domain_count: number;
+      export_ratio: number;
+      task_list: components['schemas']['SampleTaskRow'][];
+      /** Format: date-time */
+      generated_at: string;
+    };
+    /**
+     * @example {
+     *       "verdict": "csr",
+     *       "domain_count": 30
+     *     }
+     */
+    VerdictCount: {
+      verdict: components['schemas']['Verdict'];
+      domain_count: number;
+    };
+    /**
+     * @example {
+     *       "domain": "flaky.example.tw",
+     *       "due_at": "2026-09-14T07:47:52Z",
+     *       "is_in_progress": false,
+     *       "verdict": "unknown",
+     *       "undetermined_reason": "challenge_detected",
+     *       "attempt_count": 0
+     *     }
+     */
+    SampleTaskRow: {
+      domain: string;
+      /** Format: date-time */
+      due_at: string;
+      is_in_progress: boolean;
+      verdict: components['schemas']['Verdict'] | null;
+      undetermined_reason: components['schemas']['UndeterminedReason'] | null;
+      attempt_count: number;
     };
     /**
      * @description The body of every 4xx and 5xx answer.
@@ -837,6 +936,37 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DomainClaimsView'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getSamplingQueue: {
+    parameters: {
+      query?: {
+        /**
+         * @description Maximum number of task rows (in progress first, then by due time).
+         * @example 100
+         */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue, the verdict counts and the export rate. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SamplingQueueView'];
         };
       };
       400: components['responses']['InvalidRequest'];

@@ -105,18 +105,7 @@ export async function startBenchSite(
     for (const [hostIndex, host] of hosts.entries()) {
       const context: HostContext = { hostIndex, site, assets, lastModified };
       const server = createServer((request, response) => {
-        const receivedAtMs = Date.now();
-        response.once('close', () =>
-          accessLog.add({
-            host,
-            method: request.method ?? 'GET',
-            path: request.url ?? '/',
-            status: response.headersSent ? response.statusCode : 0,
-            receivedAt: new Date(receivedAtMs).toISOString(),
-            receivedAtMs,
-            userAgent: request.headers['user-agent'] ?? '',
-          }),
-        );
+        accessLog.recordWhenClosed(host, request, response);
         route(request, response, context);
       });
       servers.push(server);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { sendWithValidators } from './conditional-response';
-import { csrContent, renderDemoPage } from './demo-page-html';
+import { articleContent, csrContent, renderDemoPage } from './demo-page-html';
 import { DEMO_PAGES, DISALLOWED_PATH_PREFIX, findDemoPage } from './demo-site-map';
 import { StaticAsset } from './demo-static-assets';
 import {
@@ -25,6 +25,8 @@ export interface DemoHostContext {
   readonly crawlDelaySeconds: number;
   /** How long /api/articles takes, so the csr content appears after the load event. */
   readonly contentXhrDelayMs: number;
+  /** Every static page's article is built in the browser (an app shell): a host to sample as csr. */
+  readonly isClientRendered: boolean;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -84,7 +86,11 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
 
   const page = findDemoPage(url.pathname);
   if (page !== undefined) {
-    validated(HTML, renderDemoPage(page, context.hostIndex, context.baseUrls), 'no-store');
+    validated(
+      HTML,
+      renderDemoPage(page, context.hostIndex, context.baseUrls, context.isClientRendered),
+      'no-store',
+    );
     return;
   }
   const asset = context.assets.get(url.pathname);
@@ -105,6 +111,15 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
           csrContent(findDemoPage('/csr')!, context.hostIndex, context.baseUrls),
         ),
       );
+    case '/api/page': {
+      const article = context.isClientRendered ? findDemoPage(parameter('path') ?? '') : undefined;
+      if (article === undefined || article.kind !== 'static') {
+        return sendJson(response, 404, { error: 'no such article' });
+      }
+      return later(request, context.contentXhrDelayMs, () =>
+        sendJson(response, 200, articleContent(article, context.hostIndex, context.baseUrls)),
+      );
+    }
     case '/api/fail': {
       const status = clampedNumber(parameter('status'), 500, 400, 599);
       return sendJson(response, status, { error: `demo failure ${status}` });
@@ -144,19 +159,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
 /** Request handler for one demo host; every request lands in the access log once answered. */
 export function createDemoHostHandler(context: DemoHostContext): RequestListener {
   return (request, response) => {
-    const receivedAtMs = Date.now();
-    response.once('close', () => {
-      context.accessLog.add({
-        host: context.host,
-        method: request.method ?? 'GET',
-        path: request.url ?? '/',
-        // 0: the client went away before any answer (e.g. a render gave up on /slow).
-        status: response.headersSent ? response.statusCode : 0,
-        receivedAt: new Date(receivedAtMs).toISOString(),
-        receivedAtMs,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
-    });
+    context.accessLog.recordWhenClosed(context.host, request, response);
     route(request, response, context);
   };
 }

@@ -45,11 +45,15 @@ export function renderDemoPage(
   page: DemoPage,
   hostIndex: number,
   baseUrls: readonly string[],
+  isClientRendered = false,
 ): string {
   const links = [...SHARED_LINKS, ...page.links];
   const region = (name: LinkRegion): string => anchorsIn(name, links, hostIndex, baseUrls);
+  // On a client-rendered host a static page's article (its main links included) is built by
+  // /static/article.js from /api/page: the server sends only the shell, as an app shell does.
+  const isArticleRenderedByScript = isClientRendered && page.kind === 'static';
   const mainContent =
-    page.kind === 'csr'
+    page.kind === 'csr' || isArticleRenderedByScript
       ? '<p id="loading">Loading…</p>'
       : `<article><header>${region('main')}</header><h1>${escapeHtml(page.title)}</h1>` +
         `<p>${escapeHtml(page.text)}</p></article>`;
@@ -58,7 +62,9 @@ export function renderDemoPage(
       ? '<img src="/static/pixel.png" alt="decorative pixel"><script src="/static/csr.js"></script>'
       : page.kind === 'console_error'
         ? '<script src="/static/console-error.js"></script>'
-        : '';
+        : isArticleRenderedByScript
+          ? '<script src="/static/article.js"></script>'
+          : '';
   const body = [
     `<header>${region('header')}</header>`,
     `<div role="navigation">${region('navigation')}</div>`,
@@ -71,6 +77,33 @@ export function renderDemoPage(
   return pageDocument(page.title, body);
 }
 
+/** Links as the content JSON carries them: resolved for the serving host. */
+function contentLinksOf(
+  links: readonly DemoLink[],
+  hostIndex: number,
+  baseUrls: readonly string[],
+): Array<{ href: string; text: string; rel: string }> {
+  return links.map((link) => ({
+    href: link.hostOffset ? resolveDemoLink(link, hostIndex, baseUrls) : link.path,
+    text: link.text,
+    rel: link.rel ?? '',
+  }));
+}
+
+/** JSON /api/page returns on a client-rendered host: a static page's article, links resolved. */
+export function articleContent(
+  page: DemoPage,
+  hostIndex: number,
+  baseUrls: readonly string[],
+): unknown {
+  const mainLinks = page.links.filter((link) => link.region === 'main');
+  return {
+    heading: page.title,
+    text: page.text,
+    links: contentLinksOf(mainLinks, hostIndex, baseUrls),
+  };
+}
+
 /** JSON the csr page's content XHR returns; links resolved for the serving host. */
 export function csrContent(
   page: DemoPage,
@@ -80,10 +113,6 @@ export function csrContent(
   return {
     heading: page.title,
     text: page.text,
-    links: (page.xhrLinks ?? []).map((link) => ({
-      href: link.hostOffset ? resolveDemoLink(link, hostIndex, baseUrls) : link.path,
-      text: link.text,
-      rel: link.rel ?? '',
-    })),
+    links: contentLinksOf(page.xhrLinks ?? [], hostIndex, baseUrls),
   };
 }

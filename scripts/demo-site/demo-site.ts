@@ -16,6 +16,11 @@ export interface DemoSiteOptions {
   readonly contentXhrDelayMs?: number;
   /** Delay of the late XHR after the load event. */
   readonly lateXhrDelayMs?: number;
+  /**
+   * Hosts (of `hosts`) whose static pages build their article in the browser from /api/page —
+   * an app shell the sampler judges csr. Same pages, same links once rendered.
+   */
+  readonly clientRenderedHosts?: readonly string[];
 }
 
 export interface DemoSite {
@@ -93,6 +98,7 @@ export async function startDemoSite(options: DemoSiteOptions = {}): Promise<Demo
           lastModified,
           crawlDelaySeconds: options.crawlDelaySeconds ?? 1,
           contentXhrDelayMs: options.contentXhrDelayMs ?? 150,
+          isClientRendered: options.clientRenderedHosts?.includes(host) ?? false,
         }),
       );
       servers.push(server);

@@ -43,6 +43,32 @@ function csrScript({ lateXhrDelayMs }: ScriptTimings): string {
 })();`;
 }
 
+// A client-rendered host's article: fetched from /api/page and built with DOM calls, inside an
+// <article> in main (so its links keep dom_position main).
+const ARTICLE_SCRIPT = `(function () {
+  var app = document.getElementById('app');
+  fetch('/api/page?path=' + encodeURIComponent(location.pathname))
+    .then(function (response) { return response.json(); })
+    .then(function (data) {
+      var article = document.createElement('article');
+      var header = document.createElement('header');
+      data.links.forEach(function (link) {
+        var anchor = document.createElement('a');
+        anchor.href = link.href;
+        anchor.textContent = link.text;
+        if (link.rel) anchor.rel = link.rel;
+        header.appendChild(anchor);
+        header.appendChild(document.createTextNode(' '));
+      });
+      var heading = document.createElement('h1');
+      heading.textContent = data.heading;
+      var text = document.createElement('p');
+      text.textContent = data.text;
+      article.append(header, heading, text);
+      app.replaceChildren(article);
+    });
+})();`;
+
 const CONSOLE_ERROR_SCRIPT = `console.error('demo console error: widget failed to start');
 setTimeout(function () { throw new Error('demo uncaught exception'); }, 0);`;
 
@@ -56,6 +82,7 @@ export function staticAssets(timings: ScriptTimings): ReadonlyMap<string, Static
   return new Map<string, StaticAsset>([
     ['/static/site.css', { contentType: 'text/css; charset=utf-8', body: SITE_CSS }],
     ['/static/csr.js', { contentType: 'text/javascript; charset=utf-8', body: csrScript(timings) }],
+    ['/static/article.js', { contentType: 'text/javascript; charset=utf-8', body: ARTICLE_SCRIPT }],
     [
       '/static/console-error.js',
       { contentType: 'text/javascript; charset=utf-8', body: CONSOLE_ERROR_SCRIPT },

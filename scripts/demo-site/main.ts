@@ -9,12 +9,26 @@ async function main(): Promise<void> {
     .option('--hosts <list>', 'comma-separated loopback addresses', DEFAULT_DEMO_HOSTS.join(','))
     .option('--port <number>', 'one port for every host (0 = a free port per host)', '0')
     .option('--crawl-delay-seconds <number>', 'Crawl-delay announced in robots.txt', '1')
+    .option(
+      '--client-rendered-hosts <list>',
+      'hosts whose pages build their article in the browser (an app shell)',
+      '',
+    )
     .parse()
-    .opts<{ hosts: string; port: string; crawlDelaySeconds: string }>();
+    .opts<{
+      hosts: string;
+      port: string;
+      crawlDelaySeconds: string;
+      clientRenderedHosts: string;
+    }>();
   const site = await startDemoSite({
     hosts: options.hosts.split(',').map((host) => host.trim()),
     port: Number(options.port),
     crawlDelaySeconds: Number(options.crawlDelaySeconds),
+    clientRenderedHosts: options.clientRenderedHosts
+      .split(',')
+      .map((host) => host.trim())
+      .filter((host) => host !== ''),
   });
   const lines = [
     'Demo site running:',

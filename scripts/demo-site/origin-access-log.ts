@@ -1,3 +1,5 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 /** One request as the origin saw it; `receivedAtMs` is when the request arrived (ms precision). */
 export interface OriginAccessLogEntry {
   readonly host: string;
@@ -30,5 +32,24 @@ export class OriginAccessLog {
 
   clear(): void {
     this.entries.length = 0;
+  }
+
+  /**
+   * Records `request` once its response closed (answered, or the client left first: status 0, e.g.
+   * a render that gave up on a slow page). Call it when the request arrives.
+   */
+  recordWhenClosed(host: string, request: IncomingMessage, response: ServerResponse): void {
+    const receivedAtMs = Date.now();
+    response.once('close', () =>
+      this.add({
+        host,
+        method: request.method ?? 'GET',
+        path: request.url ?? '/',
+        status: response.headersSent ? response.statusCode : 0,
+        receivedAt: new Date(receivedAtMs).toISOString(),
+        receivedAtMs,
+        userAgent: request.headers['user-agent'] ?? '',
+      }),
+    );
   }
 }

@@ -2,24 +2,39 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
+import { SamplerClient } from '../../generated/sampler';
 import { SchedulerClient, type GetUrlTaskOutput } from '../../generated/scheduler';
+import { ContractHttpError } from '../../services/common/contract-runtime/client-errors';
 import {
   startServiceProcess,
   type StartedServiceProcess,
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
-import { startDemoSite, type DemoSite } from '../demo-site/demo-site';
+import { DEFAULT_DEMO_HOSTS, startDemoSite, type DemoSite } from '../demo-site/demo-site';
+import {
+  startSamplingCorpus,
+  type SamplingCorpus,
+} from '../demo-site/sampling-corpus/sampling-corpus';
 import type { OriginAccessLogEntry } from '../demo-site/origin-access-log';
 import { runM0 } from '../m0/m0-steps';
 
 /*
  * The whole system end to end, as M0 (CONTRACT.md §六) and beyond: real processes (scheduler,
- * downloaders), a real Chromium, real LMDB, the bundled demo site on loopback as the origin — and
- * the origin's own access log as the judge.
+ * downloaders, then the sampler), a real Chromium, real LMDB, the bundled demo site on loopback as
+ * the origin — and the origin's own access log as the judge. M0 runs with hand-written rules and no
+ * sampler; then the sampler takes over a client-rendered demo host nobody wrote a rule for, and an
+ * undecided site (a login wall from the sampling corpus) meets an external consumer.
  */
 
 const schedulerToken = 'e2e-scheduler-token-0123456789';
 const downloaderToken = 'e2e-downloader-token-0123456789';
+const samplerToken = 'e2e-sampler-token-0123456789';
+/** A demo host without a hand-written rule: its pages build their article in the browser. */
+const SAMPLED_HOST = '127.0.0.5';
+/** An undecided site for the consumer: the sampler cannot get past its login wall. */
+const GATED_SITE = 'login-redirect';
+/** The re-sampling backoff of undecided domains in this run: about 9 s instead of 30 days. */
+const UNDECIDED_BACKOFF_DAYS = '0.0001';
 const minIntervalMs = 1000;
 const leaseTtlSeconds = 10;
 
@@ -48,10 +63,14 @@ async function waitFor<T>(
 
 describe('the system end to end', () => {
   let demo: DemoSite;
+  let corpus: SamplingCorpus;
   let workDirectory: string;
   let scheduler: StartedServiceProcess;
   let schedulerClient: SchedulerClient;
+  let sampler: StartedServiceProcess | undefined;
   const downloaders: StartedServiceProcess[] = [];
+  const handRuledHosts = DEFAULT_DEMO_HOSTS;
+  const sampledBaseUrl = () => demo.baseUrls[demo.hosts.indexOf(SAMPLED_HOST)];
 
   function startDownloader(
     workerId: string,
@@ -69,7 +88,7 @@ describe('the system end to end', () => {
         '--lease-poll-interval-ms',
         '200',
         '--allow-destinations',
-        demo.hosts.join(','),
+        [...demo.hosts, ...corpus.domains.map((domain) => domain.host)].join(','),
       ],
       {
         DOWNLOADER_TOKEN: downloaderToken,
@@ -89,7 +108,11 @@ describe('the system end to end', () => {
 
   beforeAll(async () => {
     workDirectory = mkdtempSync(join(tmpdir(), 'e2e-'));
-    demo = await startDemoSite();
+    demo = await startDemoSite({
+      hosts: [...handRuledHosts, SAMPLED_HOST],
+      clientRenderedHosts: [SAMPLED_HOST],
+    });
+    corpus = await startSamplingCorpus({ names: [GATED_SITE] });
     scheduler = await startServiceProcess(
       'scheduler',
       ['--data-dir', join(workDirectory, 'scheduler-data'), '--maintenance-interval-ms', '200'],
@@ -103,9 +126,11 @@ describe('the system end to end', () => {
   }, 60_000);
 
   afterAll(async () => {
+    await sampler?.stop();
     await Promise.all(downloaders.map((downloader) => downloader.stop()));
     await scheduler?.stop();
     await demo?.stop();
+    await corpus?.stop();
     rmSync(workDirectory, { recursive: true, force: true });
   }, 60_000);
 
@@ -119,7 +144,7 @@ describe('the system end to end', () => {
       scheduler: { url: scheduler.url, token: schedulerToken },
       downloader: { url: downloader.url, token: downloaderToken },
       seedUrl: `${demo.baseUrls[0]}/csr`,
-      extraRuleDomainList: demo.hosts.slice(1),
+      extraRuleDomainList: handRuledHosts.slice(1),
       minIntervalMs,
       waitSelector: null,
       renderTimeoutMs: 60_000,
@@ -133,7 +158,67 @@ describe('the system end to end', () => {
     );
   }, 120_000);
 
-  it('crawls every reachable page of the demo site exactly once', async () => {
+  it('lets the sampler take over: a host without a rule is found through links, sampled, ruled and crawled', async () => {
+    // M0 ran without the sampler; the crawl has meanwhile reached the sampled host through links.
+    await waitFor(
+      'the scheduler to list the client-rendered host as a domain candidate',
+      async () => {
+        const candidates = await schedulerClient.listDomainCandidates({ limit: 100 });
+        return candidates.domain_list.some((candidate) => candidate.domain === SAMPLED_HOST)
+          ? true
+          : undefined;
+      },
+      120_000,
+    );
+    expect(demo.accessLog.list(SAMPLED_HOST)).toEqual([]);
+    sampler = await startServiceProcess(
+      'sampler',
+      [
+        '--data-dir',
+        join(workDirectory, 'sampler'),
+        '--candidate-poll-interval-ms',
+        '500',
+        '--queue-tick-interval-ms',
+        '200',
+        '--claim-sweep-interval-ms',
+        '500',
+        '--undecided-backoff-days',
+        UNDECIDED_BACKOFF_DAYS,
+      ],
+      {
+        SAMPLER_TOKEN: samplerToken,
+        SCHEDULER_URL: scheduler.url,
+        SCHEDULER_TOKEN: schedulerToken,
+        DOWNLOADER_URL: downloaders[0].url,
+        DOWNLOADER_TOKEN: downloaderToken,
+        CONTRACT_VALIDATE_RESPONSES: '1',
+      },
+      60_000,
+    );
+    const samplerClient = new SamplerClient({ baseUrl: sampler.url, token: samplerToken });
+    const ruled = await waitFor(
+      'the sampler to judge the client-rendered host',
+      async () => {
+        const queue = await samplerClient.getSamplingQueue({});
+        return queue.task_list.find(
+          (task) => task.domain === SAMPLED_HOST && task.verdict !== null,
+        );
+      },
+      120_000,
+    );
+    expect(ruled.verdict).toBe('csr');
+    // Every sampling request went through the downloader: the origin saw its crawler User-Agent.
+    const sampling = demo.accessLog.list(SAMPLED_HOST);
+    expect(sampling.map((entry) => entry.path)).toContain('/robots.txt');
+    expect(sampling.every((entry) => entry.userAgent.includes('RenderCrawler'))).toBe(true);
+    await waitFor(
+      'the sampled host’s home page to be crawled under the sampler’s rule',
+      async () => ((await urlTask(`${sampledBaseUrl()}/`)).url_state === 'done' ? true : undefined),
+      120_000,
+    );
+  }, 300_000);
+
+  it('crawls every reachable page of the demo site, each hand-ruled page exactly once', async () => {
     const settled = await waitFor(
       'every reachable page to be done',
       async () => {
@@ -145,14 +230,135 @@ describe('the system end to end', () => {
       150_000,
     );
     expect(settled).toHaveLength(demo.reachableUrls.length);
+    expect(
+      demo.reachableUrls.filter((url) => url.startsWith(sampledBaseUrl())).length,
+    ).toBeGreaterThan(5);
     for (const url of demo.reachableUrls) {
       const { hostname, pathname, search } = new URL(url);
+      // The sampled host also answered the sampler's plain and rendered samples of some pages.
+      if (hostname === SAMPLED_HOST) continue;
       const pageFetches = demo.accessLog
         .list(hostname)
         .filter((entry) => entry.path === `${pathname}${search}` && entry.method === 'GET');
       expect({ url, fetchCount: pageFetches.length }).toEqual({ url, fetchCount: 1 });
     }
   }, 180_000);
+
+  it('exports an undecided site and sends it no request while a consumer holds it', async () => {
+    const gated = corpus.domains[0];
+    const admin = new SamplerClient({ baseUrl: sampler!.url, token: samplerToken });
+    await schedulerClient.submitSeeds({ seed_list: [{ url: `${gated.baseUrl}/` }] });
+    await waitFor(
+      'the sampler to judge the gated site undecided',
+      async () => {
+        const queue = await admin.getSamplingQueue({});
+        const task = queue.task_list.find((row) => row.domain === gated.host);
+        return task?.verdict === 'unknown' ? task : undefined;
+      },
+      120_000,
+    );
+    expect((await urlTask(`${gated.baseUrl}/`)).url_state).toBe('dropped');
+
+    // A consumer token through the real operator endpoint; it opens the three exports only.
+    const issued = await admin.issueConsumerToken({ consumer_id: 'e2e-consumer' });
+    const consumer = new SamplerClient({
+      baseUrl: sampler!.url,
+      token: issued.consumer_token,
+      maximumAttemptCount: 1,
+    });
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => undefined,
+        (error: ContractHttpError) => `${error.status} ${error.errorCode}`,
+      );
+    expect(await refusal(consumer.getSamplingQueue({}))).toBe('403 wrong_token_kind');
+    const onScheduler = new SchedulerClient({
+      baseUrl: scheduler.url,
+      token: issued.consumer_token,
+      maximumAttemptCount: 1,
+    });
+    expect(await refusal(onScheduler.getFrontierSummary({}))).toBe('401 invalid_token');
+    const onDownloader = new DownloaderClient({
+      baseUrl: downloaders[0].url,
+      token: issued.consumer_token,
+      maximumAttemptCount: 1,
+    });
+    expect(await refusal(onDownloader.getConcurrencyConfig())).toBe('401 invalid_token');
+    const exported = await consumer.listExportedDomains({});
+    expect(exported.domain_list).toEqual([
+      expect.objectContaining({ domain: gated.host, min_interval_ms: expect.any(Number) }),
+    ]);
+    expect(exported.domain_list[0]).toHaveProperty('robots_txt');
+
+    // Asked for 30 days, given 7 — and told why.
+    const longClaim = await consumer.claimDomains({
+      domain_count: 10,
+      claim_ttl_seconds: 2_592_000,
+    });
+    expect(longClaim).toMatchObject({
+      claim_ttl_seconds: 604_800,
+      is_claim_ttl_truncated: true,
+      domain_list: [expect.objectContaining({ domain: gated.host })],
+    });
+    expect(longClaim.claim_ttl_note).toContain('truncated to 604800');
+    // The consumer cannot decide it either; the same batch sent twice changes nothing the second time.
+    const batch = {
+      claim_id: longClaim.claim_id,
+      hint_list: [
+        {
+          domain: gated.host,
+          verdict: 'unknown' as const,
+          undetermined_reason: 'consumer_capability_exceeded' as const,
+          confidence_score: 0.4,
+        },
+      ],
+    };
+    expect(await consumer.submitVerdictHints(batch)).toEqual({
+      accepted_count: 1,
+      rejected_count: 0,
+      duplicate_count: 0,
+    });
+    expect(await consumer.submitVerdictHints(batch)).toEqual({
+      accepted_count: 0,
+      rejected_count: 0,
+      duplicate_count: 1,
+    });
+
+    // A short claim: the domain falls due for re-sampling while held, yet the origin hears nothing
+    // until the claim lapses by itself — then the sampler comes back.
+    await waitFor(
+      'the gated site to be offered again',
+      async () =>
+        (await consumer.listExportedDomains({})).domain_list.length === 1 ? true : undefined,
+      60_000,
+    );
+    const shortClaim = await consumer.claimDomains({ domain_count: 10, claim_ttl_seconds: 60 });
+    const claimedAtMs = Date.now();
+    const expiresAtMs = Date.parse(shortClaim.expires_at);
+    expect(shortClaim.domain_list.map((row) => row.domain)).toEqual([gated.host]);
+    await waitFor(
+      'the claim to lapse and the sampler to sample the site again',
+      async () =>
+        corpus.accessLog.list(gated.host).some((entry) => entry.receivedAtMs >= expiresAtMs)
+          ? true
+          : undefined,
+      150_000,
+    );
+    const whileHeld = corpus.accessLog
+      .list(gated.host)
+      .filter((entry) => entry.receivedAtMs >= claimedAtMs && entry.receivedAtMs < expiresAtMs);
+    expect(whileHeld).toEqual([]);
+    const claims = await admin.listDomainClaims({});
+    expect(claims.claim_list.find((row) => row.claim_id === shortClaim.claim_id)?.claim_state).toBe(
+      'expired',
+    );
+    expect(claims.recent_hint_list).toEqual([
+      expect.objectContaining({ domain: gated.host, hint_decision: 'returned_to_backoff' }),
+    ]);
+    // The rest of the run is about downloaders; the sampler's 9-second backoff would only add load.
+    await sampler!.stop();
+    sampler = undefined;
+  }, 400_000);
 
   it('never follows a nofollow link nor fetches what robots.txt disallows', () => {
     const paths = demo.accessLog.list().map((entry) => entry.path);

@@ -7,7 +7,10 @@ import type { ServiceTokens } from './service-tokens';
 export interface SystemLayout {
   dataDirectory: string;
   ports: Record<ServiceName, number>;
+  /** Demo hosts M0 writes rules for by hand. */
   demoHosts: string[];
+  /** Client-rendered demo hosts without a hand-written rule: found through links, ruled by the sampler. */
+  sampledDemoHosts: string[];
   demoPort: number;
   tokens: ServiceTokens;
 }
@@ -20,6 +23,11 @@ export function serviceUrl(layout: SystemLayout, service: ServiceName): string {
 
 export function demoBaseUrls(layout: SystemLayout): string[] {
   return layout.demoHosts.map((host) => `http://${host}:${layout.demoPort}`);
+}
+
+/** Every host the demo site serves: the hand-ruled ones first, then the sampled ones. */
+export function allDemoHosts(layout: SystemLayout): string[] {
+  return [...layout.demoHosts, ...layout.sampledDemoHosts];
 }
 
 export function portsFromEnvironment(environment: NodeJS.ProcessEnv): Record<ServiceName, number> {
@@ -49,7 +57,7 @@ export function systemEnvironment(
     SCHEDULER_TOKEN: layout.tokens.scheduler,
     DOWNLOADER_TOKEN: layout.tokens.downloader,
     SAMPLER_TOKEN: layout.tokens.sampler,
-    DOWNLOADER_ALLOW_DESTINATIONS: layout.demoHosts.join(','),
+    DOWNLOADER_ALLOW_DESTINATIONS: allDemoHosts(layout).join(','),
     DOWNLOADER_WORKER_ID: base.DOWNLOADER_WORKER_ID ?? 'local-downloader-1',
   };
 }

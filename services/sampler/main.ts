@@ -1,29 +1,14 @@
-import { createSamplerRouter } from '../../generated/sampler';
-import openApiDocument from '../../generated/sampler/openapi.json';
 import { runService, type RunningService } from '../common/service-host/run-service';
 import { runAsProgram } from '../common/service-host/service-main';
-import { createSamplerHandlers } from './handlers';
+import { samplerServiceDefinition, type SamplerDependencies } from './assemble-sampler';
 
 /** Starts the sampler as its own process (see `--help` for flags and environment variables). */
 export function startSampler(
   argv?: string[],
-  environment?: NodeJS.ProcessEnv,
+  environment: NodeJS.ProcessEnv = process.env,
+  dependencies?: SamplerDependencies,
 ): Promise<RunningService> {
-  return runService(
-    {
-      serviceName: 'sampler',
-      apiDocument: openApiDocument,
-      settingDefinitions: {},
-      assemble: async ({ config, logger, routerOptions }) => ({
-        contractRouter: createSamplerRouter(
-          createSamplerHandlers({ config, logger }),
-          routerOptions,
-        ),
-      }),
-    },
-    argv,
-    environment,
-  );
+  return runService(samplerServiceDefinition(environment, dependencies), argv, environment);
 }
 
 if (require.main === module) runAsProgram('sampler', () => startSampler());

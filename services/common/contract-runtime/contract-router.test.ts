@@ -143,6 +143,7 @@ describe('generated router: consumer-token endpoints', () => {
       issueConsumerToken: notUsed,
       revokeConsumerToken: notUsed,
       listDomainClaims: notUsed,
+      getSamplingQueue: notUsed,
     };
     const app = createServiceApp({
       serviceName: 'sampler',

@@ -130,17 +130,27 @@ describe('service start-up', () => {
     ).rejects.toThrow(/SCHEDULER_TOKEN/);
   }, 20_000);
 
-  it('answers 501 not_implemented from an operation nobody has filled yet', async () => {
+  it('lets the sampler admit each kind of token only where it belongs', async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'sampler-data-'));
     const running = await startServiceProcess('sampler', ['--data-dir', dataDirectory], {
       SAMPLER_TOKEN: token,
     });
-    try {
-      const response = await fetch(`${running.url}/v1/operator/domain-claims`, {
-        headers: { Authorization: `Bearer ${token}` },
+    const call = (path: string, bearer: string, body?: unknown) =>
+      fetch(`${running.url}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
-      expect(response.status).toBe(501);
-      expect(await response.json()).toMatchObject({ error_code: 'not_implemented' });
+    try {
+      const issued = await call('/v1/operator/consumer-tokens', token, { consumer_id: 'probe' });
+      expect(issued.status).toBe(200);
+      const { consumer_token: consumerToken } = (await issued.json()) as { consumer_token: string };
+      expect((await call('/v1/exported-domains', consumerToken)).status).toBe(200);
+      const wrongKind = await call('/v1/operator/domain-claims', consumerToken);
+      expect(wrongKind.status).toBe(403);
+      expect(await wrongKind.json()).toMatchObject({ error_code: 'wrong_token_kind' });
+      expect((await call('/v1/exported-domains', token)).status).toBe(403);
+      expect((await call('/v1/exported-domains', `${consumerToken}x`)).status).toBe(401);
     } finally {
       await running.stop();
       rmSync(dataDirectory, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import {
 import type {
   CompareAndSwapOutcome,
   InPlaceDecoder,
+  KeyRange,
   KeyRangeScan,
   KeyValueEntry,
   KeyValueWrite,
@@ -66,6 +67,17 @@ function assertWrite(write: KeyValueWrite): void {
   if (ttlSeconds !== undefined && !(Number.isFinite(ttlSeconds) && ttlSeconds >= 0)) {
     throw new RangeError(`ttlSeconds must be a non-negative number, got ${ttlSeconds}`);
   }
+}
+
+function assertRange(range: KeyRange): void {
+  if (!Buffer.isBuffer(range.start) || !Buffer.isBuffer(range.end)) {
+    throw new TypeError('LMDB range bounds must be Buffers');
+  }
+}
+
+/** lmdb-js cursor bounds of a range: an empty start is "from the first key". */
+function cursorRange(range: KeyRange): { start: Buffer | undefined; end: Buffer } {
+  return { start: range.start.length > 0 ? range.start : undefined, end: range.end };
 }
 
 /**
@@ -184,6 +196,22 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     await Promise.all(keys.map((key) => this.#rows.remove(key)));
   }
 
+  async deleteRange(range: KeyRange): Promise<void> {
+    this.#assertOpen();
+    assertRange(range);
+    if (Buffer.compare(range.start, range.end) >= 0) {
+      return;
+    }
+    // One write transaction: no other write can land between listing the keys and removing them.
+    // Expiry-index entries of removed rows go stale, which the sweep tolerates.
+    await this.#rows.transaction(() => {
+      const keys = Array.from(this.#rows.getKeys(cursorRange(range)), (key) => Buffer.from(key));
+      for (const key of keys) {
+        void this.#rows.remove(key);
+      }
+    });
+  }
+
   async scan(range: KeyRangeScan): Promise<KeyValueEntry[]> {
     this.#assertOpen();
     if (!Number.isSafeInteger(range.limit) || range.limit < 1) {
@@ -195,10 +223,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     const nowMs = Date.now();
     const entries: KeyValueEntry[] = [];
     // No `limit` on the cursor: expired rows are skipped, so the live count decides when to stop.
-    for (const { key, value } of this.#rows.getRange({
-      start: range.start.length > 0 ? range.start : undefined,
-      end: range.end,
-    })) {
+    for (const { key, value } of this.#rows.getRange(cursorRange(range))) {
       const payload = livePayloadOf(value, nowMs);
       if (payload !== undefined) {
         // lmdb-js hands out fresh slices for binary keys and values, so no defensive copy.

@@ -21,12 +21,16 @@ export interface KeyValueWrite {
   ttlSeconds?: number;
 }
 
-/** Half-open key range [start, end) scanned in ascending byte order. */
-export interface KeyRangeScan {
+/** Half-open key range [start, end); empty when start ≥ end (an empty `end` is not "unbounded"). */
+export interface KeyRange {
   /** Inclusive lower bound. */
   start: Buffer;
   /** Exclusive upper bound. */
   end: Buffer;
+}
+
+/** A key range scanned in ascending byte order. */
+export interface KeyRangeScan extends KeyRange {
   /** Maximum number of rows returned (≥ 1). */
   limit: number;
 }
@@ -72,6 +76,18 @@ export interface OrderedKeyValueBackend {
   delete(key: Buffer): Promise<void>;
 
   deleteMany(keys: Buffer[]): Promise<void>;
+
+  /**
+   * Deletes every row in [start, end), expired or not, without reading them first; nothing when
+   * start ≥ end. Durable when the promise resolves. Like putMany, not all-or-nothing on every
+   * backend (TiKV deletes region by region; repeating the call finishes an interrupted one).
+   *
+   * For ranges nothing writes meanwhile (a dropped table, an expired partition): on TiKV it is
+   * not serialized with other writers — RawDeleteRange has no atomic mode — so a compare-and-swap
+   * racing with it on a key inside the range may survive it or be lost. LMDB runs it as one
+   * transaction.
+   */
+  deleteRange(range: KeyRange): Promise<void>;
 
   /** Ascending scan of live (unexpired) rows in [start, end), at most `limit` rows. */
   scan(range: KeyRangeScan): Promise<KeyValueEntry[]>;

@@ -3,7 +3,7 @@ import { tryNormalizeUrl } from '../../common/url/normalize-url';
 import { EgressError } from '../egress/egress-error';
 import type { EgressFailureRegistry } from '../egress/egress-failure-registry';
 import type { PooledPage } from './browser-generation';
-import { detectBotChallenge } from './challenge-detection';
+import { detectBotChallenge } from '../../common/challenge/challenge-detection';
 import { ConditionalDocumentRequest, DocumentValidators } from './conditional-document-request';
 import { ConsoleErrorRecorder } from './console-error-recorder';
 import { Deadline } from './deadline';

@@ -7,6 +7,7 @@ import { createListConsumerTokensHandler } from './list-consumer-tokens';
 import { createIssueConsumerTokenHandler } from './issue-consumer-token';
 import { createRevokeConsumerTokenHandler } from './revoke-consumer-token';
 import { createListDomainClaimsHandler } from './list-domain-claims';
+import { createGetSamplingQueueHandler } from './get-sampling-queue';
 
 /** Wires one handler per contract operation; tsc names any operation missing here. */
 export function createSamplerHandlers(context: SamplerContext): SamplerHandlers {
@@ -18,5 +19,6 @@ export function createSamplerHandlers(context: SamplerContext): SamplerHandlers 
     issueConsumerToken: createIssueConsumerTokenHandler(context),
     revokeConsumerToken: createRevokeConsumerTokenHandler(context),
     listDomainClaims: createListDomainClaimsHandler(context),
+    getSamplingQueue: createGetSamplingQueueHandler(context),
   };
 }

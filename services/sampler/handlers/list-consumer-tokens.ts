@@ -1,12 +1,17 @@
 import type { SamplerHandlers } from '../../../generated/sampler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SamplerContext } from '../context';
+import { atTheEdge } from './edge-errors';
 
 /** GET /v1/operator/consumer-tokens — External consumers and the state of their tokens (secrets are never shown). */
 export function createListConsumerTokensHandler(
-  _context: SamplerContext,
+  context: SamplerContext,
 ): SamplerHandlers['listConsumerTokens'] {
-  return async () => {
-    throw notImplemented('listConsumerTokens');
-  };
+  return async () =>
+    atTheEdge(async () => ({
+      consumer_list: (await context.core.listConsumerTokens()).map((row) => ({
+        consumer_id: row.consumer_id,
+        issued_at: row.issued_at,
+        revoked_at: row.revoked_at,
+      })),
+    }));
 }

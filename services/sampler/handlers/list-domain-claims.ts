@@ -1,12 +1,13 @@
 import type { SamplerHandlers } from '../../../generated/sampler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SamplerContext } from '../context';
+import { atTheEdge } from './edge-errors';
+
+const DEFAULT_LIMIT = 100;
 
 /** GET /v1/operator/domain-claims — The claims table of the sampler's operator page (seed 004). */
 export function createListDomainClaimsHandler(
-  _context: SamplerContext,
+  context: SamplerContext,
 ): SamplerHandlers['listDomainClaims'] {
-  return async () => {
-    throw notImplemented('listDomainClaims');
-  };
+  return async ({ query }) =>
+    atTheEdge(() => context.core.domainClaimsView(query.limit ?? DEFAULT_LIMIT));
 }

@@ -1,12 +1,13 @@
 import type { SamplerHandlers } from '../../../generated/sampler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SamplerContext } from '../context';
+import { atTheEdge } from './edge-errors';
+
+const DEFAULT_LIMIT = 100;
 
 /** GET /v1/exported-domains — Domains the sampler could not decide, offered to external consumers. */
 export function createListExportedDomainsHandler(
-  _context: SamplerContext,
+  context: SamplerContext,
 ): SamplerHandlers['listExportedDomains'] {
-  return async () => {
-    throw notImplemented('listExportedDomains');
-  };
+  return async ({ query }) =>
+    atTheEdge(() => context.core.listExportedDomains(query.limit ?? DEFAULT_LIMIT));
 }

@@ -1,12 +1,11 @@
 import type { SamplerHandlers } from '../../../generated/sampler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
 import type { SamplerContext } from '../context';
+import { atTheEdge, consumerIdOf } from './edge-errors';
 
 /** POST /v1/domain-verdict-hints — Report verdict hints for claimed domains (idempotent by claim_id + domain). */
 export function createSubmitVerdictHintsHandler(
-  _context: SamplerContext,
+  context: SamplerContext,
 ): SamplerHandlers['submitVerdictHints'] {
-  return async () => {
-    throw notImplemented('submitVerdictHints');
-  };
+  return async ({ body, meta }) =>
+    atTheEdge(() => context.core.submitVerdictHints(consumerIdOf(meta.caller), body));
 }

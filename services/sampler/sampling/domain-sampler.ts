@@ -45,9 +45,31 @@ export interface DomainSampleOutcome {
   sampledUrlList: string[];
   /** One short line per finding, for logs and the operator page (not parsed by programs). */
   evidenceList: string[];
+  /** 429s the downloader answered (each waited out for its retry_after_seconds). */
+  rateLimitedCount: number;
+  /** Per sampled URL, what became of it (for logs, the operator page and the calibration). */
+  pageList: SampledPage[];
 }
 
-/** Samples one domain and judges it. Never throws for a site's behaviour; only on abort. */
+/** One sampled URL: its judgement and, when both fetches worked, the measures behind it. */
+export interface SampledPage {
+  url: string;
+  /** csr / partial / ssr / thin / inconsistent / login / challenge, or `failed:<fail_reason>`. */
+  result: string;
+  /** Share of the rendered main content absent from the plain page (0–1); null when not measured. */
+  renderOnlyShare: number | null;
+  /** Share of everything visible after rendering that the plain page already showed. */
+  serverShare: number | null;
+  /** Tokens of the rendered main content. */
+  contentTokenCount: number | null;
+}
+
+/**
+ * Samples one domain and judges it. Never throws for a site's behaviour. Throws the signal's
+ * reason on abort, and `DownloaderUnavailableError` (downloader-requests.ts) when the downloader
+ * itself cannot be used (unreachable, refusing our token, answering 5xx without a contract
+ * answer): then nothing was learnt about the site and the domain should simply be tried again.
+ */
 export interface DomainSampler {
   sample(request: DomainSampleRequest): Promise<DomainSampleOutcome>;
 }

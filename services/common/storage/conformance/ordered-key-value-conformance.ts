@@ -118,6 +118,74 @@ export function describeOrderedKeyValueConformance(context: ConformanceContext):
       ).toEqual(['row-9']);
     });
 
+    test('deleteRange removes exactly the rows in [start, end), in unsigned byte order', async () => {
+      const backend = context.backend();
+      const { key, scanAll } = keyspaceOf(context);
+      const suffixes = [
+        Buffer.from('a'),
+        Buffer.from('b'),
+        Buffer.from([0x62, 0x00]),
+        Buffer.from([0x62, 0xff]),
+        Buffer.from('c'),
+        Buffer.from([0x80]),
+        Buffer.from([0xc3, 0xa9]),
+        Buffer.from([0xff]),
+      ];
+      await backend.putMany(
+        suffixes.map((suffix, index) => ({
+          key: key(suffix),
+          value: suffix,
+          // A row with a TTL is deleted like any other.
+          ttlSeconds: index % 2 === 0 ? 600 : undefined,
+        })),
+      );
+
+      await backend.deleteRange({ start: key('b'), end: key('c') });
+      expect(await scanAll(backend)).toEqual(['61', '63', '80', 'c3a9', 'ff']);
+      await backend.deleteRange({ start: key(Buffer.from([0x80])), end: key(Buffer.from([0xff])) });
+      expect(await scanAll(backend)).toEqual(['61', '63', 'ff']);
+      expect(await backend.getMany([key('b'), key('c'), key(Buffer.from([0xc3, 0xa9]))])).toEqual([
+        undefined,
+        bytes('c'),
+        undefined,
+      ]);
+    });
+
+    test('deleteRange of an empty or inverted range changes nothing', async () => {
+      const backend = context.backend();
+      const { key, scanAll } = keyspaceOf(context);
+      await backend.putMany(
+        ['a', 'b', 'c'].map((name) => ({ key: key(name), value: bytes(name) })),
+      );
+      await backend.deleteRange({ start: key('b'), end: key('b') });
+      await backend.deleteRange({ start: key('c'), end: key('a') });
+      await backend.deleteRange({ start: key('x'), end: key('z') });
+      // An empty end is the smallest key, not "unbounded": nothing lies below it.
+      await backend.deleteRange({ start: key('a'), end: Buffer.alloc(0) });
+      expect(await scanAll(backend)).toEqual(
+        ['a', 'b', 'c'].map((name) => bytes(name).toString('hex')),
+      );
+    });
+
+    test('rows deleted by deleteRange are absent for put and compare-and-swap afterwards', async () => {
+      const backend = context.backend();
+      const { key } = keyspaceOf(context);
+      await backend.putMany([
+        { key: key('lease-1'), value: bytes('held') },
+        { key: key('lease-2'), value: bytes('held') },
+      ]);
+      await backend.deleteRange({ start: key('lease-'), end: key('lease.') });
+      expect(await backend.compareAndSwap(key('lease-1'), undefined, bytes('again'))).toEqual({
+        isSwapped: true,
+        previous: undefined,
+      });
+      await backend.put({ key: key('lease-2'), value: bytes('new') });
+      expect(await backend.getMany([key('lease-1'), key('lease-2')])).toEqual([
+        bytes('again'),
+        bytes('new'),
+      ]);
+    });
+
     test('TTL: expired rows vanish from get, getMany, scan and compare-and-swap', async () => {
       const backend = context.backend();
       const { key, scanAll } = keyspaceOf(context);

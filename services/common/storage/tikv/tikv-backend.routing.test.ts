@@ -214,6 +214,41 @@ describe('TikvBackend routing and region errors (test double)', () => {
     expect(outcomes.filter((o) => o === 'epoch_not_match').length).toBeGreaterThanOrEqual(1);
   });
 
+  it('deletes a range region by region, cutting each request at the region end', async () => {
+    const { backend, double } = fixture;
+    const all = 'abcdefghijklmnopqrstuvwxyz'.split('');
+    await backend.putMany(all.map((k) => ({ key: key(k), value: key(k) })));
+    const splits: Buffer[] = [];
+    // The default regions are ["", g), [g, p), [p, ""); one more split lands mid-operation.
+    const unsubscribe = double.onStoreRequest(({ method, request }) => {
+      if (method !== 'RawDeleteRange') return;
+      const { start_key: start, end_key: end } = request as { start_key: Buffer; end_key: Buffer };
+      splits.push(Buffer.concat([start, key('..'), end]));
+      if (splits.length === 1) double.splitRegion(key('k')); // a region further ahead
+    });
+    double.clearRequestLog();
+    try {
+      await backend.deleteRange({ start: key('c'), end: key('t') });
+    } finally {
+      unsubscribe();
+    }
+    const rows = await backend.scan({ start: key('a'), end: key('{'), limit: 100 });
+    expect(rows.map((row) => row.key.toString())).toEqual([
+      'a',
+      'b',
+      't',
+      'u',
+      'v',
+      'w',
+      'x',
+      'y',
+      'z',
+    ]);
+    const calls = storeCalls(double.requestLog, 'RawDeleteRange');
+    expect(calls.map((call) => call.outcome)).toEqual(['ok', 'epoch_not_match', 'ok', 'ok', 'ok']);
+    expect(splits.map(String)).toEqual(['c..g', 'g..p', 'g..k', 'k..p', 'p..t']);
+  });
+
   it('pages a scan beyond 10 240 rows inside one region', async () => {
     const { backend } = fixture;
     const count = 10_300;

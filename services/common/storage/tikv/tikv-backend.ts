@@ -1,12 +1,19 @@
 import {
   CompareAndSwapOutcome,
+  KeyRange,
   KeyRangeScan,
   KeyValueEntry,
   KeyValueWrite,
   OrderedKeyValueBackend,
 } from '../ordered-key-value-backend';
 import { batchDelete, batchGet, batchPut } from './operations/batch-operations';
-import { assertKey, assertScanLimit, assertWrite } from './operations/input-validation';
+import {
+  assertKey,
+  assertRange,
+  assertScanLimit,
+  assertWrite,
+} from './operations/input-validation';
+import { deleteKeyRange } from './operations/range-delete';
 import { scanRange } from './operations/range-scan';
 import { sendToKeyOwner } from './operations/region-dispatch';
 import { throwOnStorageError } from './operations/storage-errors';
@@ -20,7 +27,8 @@ const EMPTY = Buffer.alloc(0);
 /**
  * OrderedKeyValueBackend over TiKV's raw-KV API (API V1), speaking gRPC to PD and the TiKV stores
  * directly. Every write runs in TiKV's "atomic mode" (`for_cas = true`) so that compare-and-swap
- * stays linearizable against plain puts and deletes from any process (notes §5.2).
+ * stays linearizable against plain puts and deletes from any process (notes §5.2). The one
+ * exception is deleteRange: TiKV has no atomic delete range.
  */
 export class TikvBackend implements OrderedKeyValueBackend {
   readonly backendName = 'tikv' as const;
@@ -90,6 +98,12 @@ export class TikvBackend implements OrderedKeyValueBackend {
   async deleteMany(keys: Buffer[]): Promise<void> {
     keys.forEach(assertKey);
     return batchDelete(this.open(), keys, this.budget('deleteMany'));
+  }
+
+  /** RawDeleteRange per region; not serialized with CAS (see OrderedKeyValueBackend). */
+  async deleteRange(range: KeyRange): Promise<void> {
+    assertRange(range);
+    return deleteKeyRange(this.open(), range, this.budget('deleteRange'));
   }
 
   async scan(range: KeyRangeScan): Promise<KeyValueEntry[]> {

@@ -61,6 +61,16 @@ async function runScript(backend: OrderedKeyValueBackend): Promise<unknown[]> {
   await record('scan after deletes', () =>
     backend.scan({ start: b('p:'), end: b('p;'), limit: 100 }),
   );
+  await record('putMany across regions', () =>
+    backend.putMany(['d', 'f', 'g', 'h', 'o', 'q'].map((k) => ({ key: b(k), value: b(k) }))),
+  );
+  await record('deleteRange across regions', () =>
+    backend.deleteRange({ start: b('e'), end: b('q') }),
+  );
+  await record('deleteRange inverted', () => backend.deleteRange({ start: b('q'), end: b('d') }));
+  await record('scan after deleteRange', () =>
+    backend.scan({ start: b('a'), end: b('z'), limit: 9 }),
+  );
   await record('empty key', () => backend.get(Buffer.alloc(0)));
   await record('scan limit 0', () => backend.scan({ start: b('a'), end: b('b'), limit: 0 }));
   await record('negative ttl', () => backend.put({ key: b('p:t'), value: b('t'), ttlSeconds: -1 }));

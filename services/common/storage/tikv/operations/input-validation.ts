@@ -1,4 +1,4 @@
-import { KeyValueWrite } from '../../ordered-key-value-backend';
+import { KeyRange, KeyValueWrite } from '../../ordered-key-value-backend';
 import { toWireTtl } from './ttl-seconds';
 
 /**
@@ -16,6 +16,12 @@ export function assertWrite(write: KeyValueWrite): void {
   assertKey(write.key);
   if (!Buffer.isBuffer(write.value)) throw new TypeError('TiKV values must be Buffers');
   toWireTtl(write.ttlSeconds);
+}
+
+export function assertRange(range: KeyRange): void {
+  if (!Buffer.isBuffer(range.start) || !Buffer.isBuffer(range.end)) {
+    throw new TypeError('TiKV range bounds must be Buffers');
+  }
 }
 
 export function assertScanLimit(limit: number): void {

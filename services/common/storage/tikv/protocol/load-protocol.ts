@@ -24,6 +24,9 @@ export interface TikvProtocol {
   TikvClient: grpc.ServiceClientConstructor;
   pdService: grpc.ServiceDefinition;
   tikvService: grpc.ServiceDefinition;
+  /** Client constructor for `/grpc.health.v1.Health/*` (served by stores and PD members). */
+  HealthClient: grpc.ServiceClientConstructor;
+  healthService: grpc.ServiceDefinition;
 }
 
 let loaded: TikvProtocol | undefined;
@@ -33,18 +36,22 @@ export function loadTikvProtocol(): TikvProtocol {
   if (loaded) return loaded;
   const directory = resolveProtoDirectory();
   const definition = protoLoader.loadSync(
-    [path.join(directory, 'pdpb.proto'), path.join(directory, 'tikvpb.proto')],
+    ['pdpb.proto', 'tikvpb.proto', 'health.proto'].map((file) => path.join(directory, file)),
     { ...LOADER_OPTIONS, includeDirs: [directory] },
   );
   const root = grpc.loadPackageDefinition(definition) as unknown as {
     pdpb: { PD: grpc.ServiceClientConstructor };
     tikvpb: { Tikv: grpc.ServiceClientConstructor };
+    grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
   };
+  const health = root.grpc.health.v1.Health;
   loaded = {
     PdClient: root.pdpb.PD,
     TikvClient: root.tikvpb.Tikv,
     pdService: root.pdpb.PD.service,
     tikvService: root.tikvpb.Tikv.service,
+    HealthClient: health,
+    healthService: health.service,
   };
   return loaded;
 }

@@ -262,6 +262,13 @@ export interface RawScanResponse extends RawResponse {
   kvs: KvPair[];
 }
 
+/** Deletes [start_key, end_key) inside one region; `end_key` must not pass the region's end. */
+export interface RawDeleteRangeRequest extends RawRequest {
+  start_key: Buffer;
+  end_key: Buffer;
+}
+export type RawDeleteRangeResponse = RawResponseWithError;
+
 export interface RawGetKeyTtlRequest extends RawRequest {
   key: Buffer;
 }
@@ -293,6 +300,7 @@ export type TikvRawMethods = {
   RawDelete: [RawDeleteRequest, RawDeleteResponse];
   RawBatchDelete: [RawBatchDeleteRequest, RawBatchDeleteResponse];
   RawScan: [RawScanRequest, RawScanResponse];
+  RawDeleteRange: [RawDeleteRangeRequest, RawDeleteRangeResponse];
   RawGetKeyTTL: [RawGetKeyTtlRequest, RawGetKeyTtlResponse];
   RawCompareAndSwap: [RawCasRequest, RawCasResponse];
 };
@@ -310,6 +318,48 @@ export type PdMethods = {
 
 export type PdMethodName = keyof PdMethods;
 
+/** One request on PD's bidi `Tso` stream: `count` timestamps at once. */
+export interface TsoRequest {
+  header: PdRequestHeader | null;
+  count: number;
+  dc_location: string;
+}
+
+/** int64 fields travel as decimal strings (`longs: String`), like the uint64 ids. */
+export interface PdTimestamp {
+  physical: string;
+  logical: string;
+  suffix_bits: number;
+}
+
+/** `timestamp` is the last of the `count` allocated; the first is logical - count + 1. */
+export interface TsoResponse {
+  header: PdResponseHeader | null;
+  count: number;
+  timestamp: PdTimestamp | null;
+}
+
+// ---- grpc.health.v1 ----
+
+export const HEALTH_STATUS = {
+  UNKNOWN: 0,
+  SERVING: 1,
+  NOT_SERVING: 2,
+  SERVICE_UNKNOWN: 3,
+} as const;
+
+export interface HealthCheckRequest {
+  service: string;
+}
+
+export interface HealthCheckResponse {
+  status: number;
+}
+
+export type HealthMethods = {
+  Check: [HealthCheckRequest, HealthCheckResponse];
+};
+
 /** Methods TiKV accepts inside the BatchCommands stream (CAS and GetKeyTTL are unary only). */
 export const BATCHABLE_METHODS = [
   'RawGet',
@@ -319,6 +369,7 @@ export const BATCHABLE_METHODS = [
   'RawDelete',
   'RawBatchDelete',
   'RawScan',
+  'RawDeleteRange',
 ] as const;
 
 export type BatchableMethodName = (typeof BATCHABLE_METHODS)[number];

@@ -37,6 +37,13 @@ export class OrderedRawStore {
     if (this.rows[index]?.key.equals(key)) this.rows.splice(index, 1);
   }
 
+  /** Removes every row in [lower, upper), expired or not; an empty `upper` is unbounded. */
+  deleteRange(lower: Buffer, upper: Buffer): void {
+    const first = this.indexOf(lower);
+    const last = upper.length === 0 ? this.rows.length : this.indexOf(upper);
+    if (last > first) this.rows.splice(first, last - first);
+  }
+
   /** Live rows in [lower, upper) ascending; an empty `upper` is unbounded. */
   scan(lower: Buffer, upper: Buffer, limit: number): Array<{ key: Buffer; value: Buffer }> {
     const found: Array<{ key: Buffer; value: Buffer }> = [];

@@ -11,8 +11,11 @@ import {
   PdRequestHeader,
   PdResponseHeader,
   ScanRegionsResponse,
+  TsoRequest,
+  TsoResponse,
 } from '../protocol/wire-types';
 import { DoubleRegion, regionHasKey } from './cluster-topology';
+import { healthServiceHandlers } from './health-service';
 import { SharedClusterState } from './store-server';
 
 const PD_ERROR_UNKNOWN = 1;
@@ -26,9 +29,10 @@ export interface PdMembershipState {
 type Handler<K extends PdMethodName> = (request: PdMethods[K][0]) => PdMethods[K][1];
 
 /**
- * One simulated PD member. Any member answers GetMembers (that is how clients find the leader);
- * other calls are served only by the leader — followers answer UNAVAILABLE "not leader", like PD
- * without follower handling — and require the right cluster id in the header.
+ * One simulated PD member. Any member answers GetMembers (that is how clients find the leader) and
+ * the gRPC health service; other calls are served only by the leader — followers answer
+ * UNAVAILABLE "not leader", like PD without follower handling — and require the right cluster id
+ * in the header. The leader also serves the `Tso` stream from the cluster's one timestamp oracle.
  */
 export class PdMemberServer {
   address = '';
@@ -60,7 +64,15 @@ export class PdMemberServer {
           callback,
         );
     }
-    server.addService(loadTikvProtocol().pdService, handlers);
+    handlers.Tso = (call: grpc.ServerDuplexStream<TsoRequest, TsoResponse>) => this.serveTso(call);
+    const protocol = loadTikvProtocol();
+    server.addService(protocol.pdService, handlers);
+    server.addService(
+      protocol.healthService,
+      healthServiceHandlers(['pdpb.PD'], (method) =>
+        this.shared.requestLog.push({ target: `pd:${this.index}`, method: `Health/${method}` }),
+      ),
+    );
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
         error ? reject(error) : resolve(bound),
@@ -91,21 +103,58 @@ export class PdMemberServer {
     callback: grpc.sendUnaryData<unknown>,
   ): void {
     this.shared.requestLog.push({ target: `pd:${this.index}`, method });
-    if (method !== 'GetMembers') {
-      if (this.membership.leaderIndex !== this.index) {
-        callback({ code: grpc.status.UNAVAILABLE, details: 'not leader' });
+    const refusal =
+      method === 'GetMembers'
+        ? undefined
+        : this.refuseLeaderRequest((request as { header?: PdRequestHeader | null }).header);
+    if (refusal) callback(refusal);
+    else callback(null, handler(request as PdMethods[PdMethodName][0]));
+  }
+
+  /** Followers do not serve; the leader checks the cluster id. */
+  private refuseLeaderRequest(
+    header: PdRequestHeader | null | undefined,
+  ): Partial<grpc.StatusObject> | undefined {
+    if (this.membership.leaderIndex !== this.index) {
+      return { code: grpc.status.UNAVAILABLE, details: 'not leader' };
+    }
+    const got = header?.cluster_id ?? '0';
+    if (got !== this.shared.clusterId) {
+      return {
+        code: grpc.status.FAILED_PRECONDITION,
+        details: `mismatch cluster id, need ${this.shared.clusterId} but got ${got}`,
+      };
+    }
+    return undefined;
+  }
+
+  /**
+   * PD's bidi timestamp stream: one response per request, carrying the last of `count` fresh
+   * timestamps. A refused request ends the stream with its status, as PD does.
+   */
+  private serveTso(call: grpc.ServerDuplexStream<TsoRequest, TsoResponse>): void {
+    call.on('data', (request: TsoRequest) => {
+      this.shared.requestLog.push({ target: `pd:${this.index}`, method: 'Tso' });
+      const refusal = this.refuseLeaderRequest(request.header);
+      if (refusal) {
+        call.emit('error', refusal);
         return;
       }
-      const got = (request as { header?: PdRequestHeader | null }).header?.cluster_id ?? '0';
-      if (got !== this.shared.clusterId) {
-        callback({
-          code: grpc.status.FAILED_PRECONDITION,
-          details: `mismatch cluster id, need ${this.shared.clusterId} but got ${got}`,
+      if (request.count === 0) {
+        call.emit('error', {
+          code: grpc.status.UNKNOWN,
+          details: 'generate timestamp failed, tso count should be positive',
         });
         return;
       }
-    }
-    callback(null, handler(request as PdMethods[PdMethodName][0]));
+      const { physical, logical } = this.shared.timestampOracle.allocate(request.count);
+      call.write({
+        header: this.header(),
+        count: request.count,
+        timestamp: { physical: String(physical), logical: String(logical), suffix_bits: 0 },
+      });
+    });
+    call.on('end', () => call.end());
   }
 
   private header(errorType = 0, message = ''): PdResponseHeader {

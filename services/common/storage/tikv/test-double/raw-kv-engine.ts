@@ -86,6 +86,16 @@ export class RawKvEngine {
       for (const key of request.keys) this.data.delete(key);
       return { error: '' };
     },
+    // TiKV's delete range has no atomic variant and takes no latch: it is not serialized with
+    // compare-and-swap (notes §5.1), which the double cannot show, as Node runs each command whole.
+    RawDeleteRange: (request) => {
+      const oversized = [request.start_key, request.end_key].find(
+        (key) => key.length > MAX_KEY_BYTES,
+      );
+      if (oversized) return { error: maxKeySizeExceeded(oversized) };
+      this.data.deleteRange(request.start_key, request.end_key);
+      return { error: '' };
+    },
     RawScan: (request, region) => {
       if (request.reverse) {
         return { kvs: [abortPair('reverse scan is not implemented by the test double')] };
@@ -136,8 +146,7 @@ export class RawKvEngine {
     forCas: boolean,
   ): string | undefined {
     const oversized = keys.find((key) => key.length > MAX_KEY_BYTES);
-    if (oversized)
-      return `max key size exceeded, size: ${oversized.length}, limit: ${MAX_KEY_BYTES}`;
+    if (oversized) return maxKeySizeExceeded(oversized);
     if (!this.ttlEnabled && ttls.some((ttl) => ttl > 0)) return TTL_NOT_ENABLED_MESSAGE;
     this.countNonAtomic(forCas);
     return undefined;
@@ -146,6 +155,10 @@ export class RawKvEngine {
   private countNonAtomic(forCas: boolean): void {
     if (!forCas) this.stats.writesWithoutForCas += 1;
   }
+}
+
+function maxKeySizeExceeded(key: Buffer): string {
+  return `max key size exceeded, size: ${key.length}, limit: ${MAX_KEY_BYTES}`;
 }
 
 function abortPair(message: string): KvPair {

@@ -13,7 +13,9 @@ import {
 import { ClusterTopology } from './cluster-topology';
 import { DoubleRequestRecord, StoreRequestHook } from './double-request-log';
 import { RawKvEngine } from './raw-kv-engine';
-import { checkRegionRequest } from './region-request-checks';
+import { healthServiceHandlers } from './health-service';
+import { RequestScope, checkRegionRequest } from './region-request-checks';
+import { TimestampOracle } from './timestamp-oracle';
 
 /** State every store server of one double shares. */
 export interface SharedClusterState {
@@ -22,21 +24,27 @@ export interface SharedClusterState {
   engine: RawKvEngine;
   requestLog: DoubleRequestRecord[];
   hooks: Set<StoreRequestHook>;
+  /** PD's timestamps, shared by every member so that failover keeps them increasing. */
+  timestampOracle: TimestampOracle;
 }
 
 type Request<K extends TikvMethodName> = TikvRawMethods[K][0];
 
-const KEYS_CHECKED: { [K in TikvMethodName]: (request: Request<K>) => readonly Buffer[] } = {
-  RawGet: (request) => [request.key],
-  RawBatchGet: (request) => request.keys,
-  RawPut: (request) => [request.key],
-  RawBatchPut: (request) => request.pairs.map((pair) => pair.key),
-  RawDelete: (request) => [request.key],
-  RawBatchDelete: (request) => request.keys,
-  RawScan: (request) => [request.start_key],
-  RawGetKeyTTL: (request) => [request.key],
-  RawCompareAndSwap: (request) => [request.key],
+const SCOPE_OF: { [K in TikvMethodName]: (request: Request<K>) => RequestScope } = {
+  RawGet: (request) => ({ keys: [request.key] }),
+  RawBatchGet: (request) => ({ keys: request.keys }),
+  RawPut: (request) => ({ keys: [request.key] }),
+  RawBatchPut: (request) => ({ keys: request.pairs.map((pair) => pair.key) }),
+  RawDelete: (request) => ({ keys: [request.key] }),
+  RawBatchDelete: (request) => ({ keys: request.keys }),
+  RawScan: (request) => ({ keys: [request.start_key] }),
+  RawDeleteRange: (request) => ({ keys: [request.start_key], rangeEnd: request.end_key }),
+  RawGetKeyTTL: (request) => ({ keys: [request.key] }),
+  RawCompareAndSwap: (request) => ({ keys: [request.key] }),
 };
+
+/** The names the store's health service answers SERVING for (besides the server as a whole). */
+const HEALTH_SERVICE_NAMES = ['tikvpb.Tikv'];
 
 /** What one request produced: a response, a gRPC error status, or nothing (store crashed). */
 type Outcome =
@@ -47,8 +55,8 @@ type Outcome =
 
 /**
  * One simulated TiKV store: a gRPC server on 127.0.0.1 answering the `tikvpb.Tikv` raw methods,
- * both as unary calls and inside the BatchCommands stream. Which store id it is can change
- * (`servingStoreId`), to simulate an address reused by another store.
+ * both as unary calls and inside the BatchCommands stream, and the gRPC health service. Which store
+ * id it is can change (`servingStoreId`), to simulate an address reused by another store.
  */
 export class StoreServer {
   /** Answer ServerIsBusy to this many upcoming requests. */
@@ -82,7 +90,7 @@ export class StoreServer {
         call: grpc.ServerDuplexStream<BatchCommandsRequest, BatchCommandsResponse>,
       ) => this.serveBatchCommands(call);
     }
-    for (const method of Object.keys(KEYS_CHECKED) as TikvMethodName[]) {
+    for (const method of Object.keys(SCOPE_OF) as TikvMethodName[]) {
       handlers[method] = (
         call: grpc.ServerUnaryCall<unknown, unknown>,
         callback: grpc.sendUnaryData<unknown>,
@@ -92,7 +100,18 @@ export class StoreServer {
         else if (outcome.kind === 'status') callback(outcome.status);
       };
     }
-    server.addService(loadTikvProtocol().tikvService, handlers);
+    const protocol = loadTikvProtocol();
+    server.addService(protocol.tikvService, handlers);
+    server.addService(
+      protocol.healthService,
+      healthServiceHandlers(HEALTH_SERVICE_NAMES, (method) =>
+        this.shared.requestLog.push({
+          target: `store:${this.servingStoreId}`,
+          method: `Health/${method}`,
+          outcome: 'ok',
+        }),
+      ),
+    );
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
         error ? reject(error) : resolve(bound),
@@ -112,7 +131,13 @@ export class StoreServer {
     this.server = undefined;
   }
 
-  /** Answers each incoming message with one message carrying a response per request. */
+  /**
+   * Answers each incoming message with one message carrying a response per request. A request
+   * whose command the double does not serve (a transactional command, one newer than these protos,
+   * or none at all) gets an empty response under its id, and the stream goes on: that is what TiKV
+   * does with a command it cannot decode, and one odd request must not fail every other request
+   * multiplexed on the stream.
+   */
   private serveBatchCommands(
     call: grpc.ServerDuplexStream<BatchCommandsRequest, BatchCommandsResponse>,
   ): void {
@@ -122,8 +147,14 @@ export class StoreServer {
       for (const [index, command] of message.requests.entries()) {
         const method = BATCHABLE_METHODS.find((candidate) => command[candidate]);
         if (!method) {
-          call.emit('error', { code: grpc.status.INVALID_ARGUMENT, details: 'empty command' });
-          return;
+          this.shared.requestLog.push({
+            target: `store:${this.servingStoreId}`,
+            method: 'BatchCommands/unknown',
+            outcome: 'answered-empty',
+          });
+          responses.push({});
+          answeredIds.push(String(message.request_ids[index]));
+          continue;
         }
         const outcome = this.process(method, command[method] as Request<typeof method>);
         if (outcome.kind === 'crashed') return;
@@ -165,7 +196,7 @@ export class StoreServer {
 
     const regionError =
       this.nextInjectedError() ??
-      checkRegionRequest(this.shared.topology, storeId, context, KEYS_CHECKED[method](request));
+      checkRegionRequest(this.shared.topology, storeId, context, SCOPE_OF[method](request));
     if (regionError) {
       record.outcome = regionErrorKind(regionError);
       return { kind: 'response', response: { region_error: regionError } };

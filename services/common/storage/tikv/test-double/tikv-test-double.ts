@@ -4,6 +4,7 @@ import { DoubleRequestRecord, StoreRequestHook } from './double-request-log';
 import { PdMemberServer, PdMembershipState } from './pd-member-server';
 import { RawKvEngine, RawKvEngineStats } from './raw-kv-engine';
 import { SharedClusterState, StoreServer } from './store-server';
+import { TimestampOracle } from './timestamp-oracle';
 
 export interface TikvTestDoubleOptions {
   /** uint64 as a decimal string; default 7153087019074699621 (> 2^53). */
@@ -64,13 +65,15 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Starts an in-process TiKV cluster stand-in on 127.0.0.1 ephemeral ports: PD members and stores
- * speaking the real wire protocol, with TiKV's routing checks and region errors, and controls to
- * split regions, move leaders, overload stores and fail PD over on demand.
+ * speaking the real wire protocol (raw KV, BatchCommands, PD's region/store lookups and timestamp
+ * stream, the gRPC health service), with TiKV's routing checks and region errors, and controls to
+ * split regions, move leaders, overload or stop stores and fail PD over on demand.
  */
 export async function startTikvTestDouble(
   options: TikvTestDoubleOptions = {},
 ): Promise<TikvTestDouble> {
   let clockOffsetSeconds = 0;
+  const nowMs = () => Date.now() + clockOffsetSeconds * 1000;
   const topology = new ClusterTopology(
     options.storeCount ?? 2,
     options.splitKeys ?? DEFAULT_SPLIT_KEYS,
@@ -78,12 +81,10 @@ export async function startTikvTestDouble(
   const shared: SharedClusterState = {
     clusterId: options.clusterId ?? DEFAULT_CLUSTER_ID,
     topology,
-    engine: new RawKvEngine(
-      () => Date.now() / 1000 + clockOffsetSeconds,
-      options.ttlEnabled ?? true,
-    ),
+    engine: new RawKvEngine(() => nowMs() / 1000, options.ttlEnabled ?? true),
     requestLog: [],
     hooks: new Set(),
+    timestampOracle: new TimestampOracle(nowMs),
   };
   const storeServers = topology.stores.map(
     (store) => new StoreServer(shared, store.id, options.batchCommands ?? true),

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { DownloaderClient } from '../../generated/downloader';
+import { SchedulerClient } from '../../generated/scheduler';
+import { createSamplerRouter } from '../../generated/sampler';
+import openApiDocument from '../../generated/sampler/openapi.json';
+import type { ServiceDefinition } from '../common/service-host/run-service';
+import {
+  openStorageBackend,
+  storageBackendSettingsFromEnvironment,
+} from '../common/storage/open-storage-backend';
+import { openServiceKeyspace } from '../common/storage/service-keyspace';
+import type { ConsumerTokenBook } from './consumers/consumer-token-book';
+import { createSamplerAuthenticator } from './consumers/sampler-authenticator';
+import { createSamplerHandlers } from './handlers';
+import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
+import type { ListCandidates } from './queue/sampling-loop';
+import type { SubmitRules } from './rules/rule-poster';
+import { systemClock, type Clock } from './sampler-clock';
+import { SamplerCore } from './sampler-core';
+import { SAMPLER_SETTINGS, type SamplerSettingValues } from './sampler-settings';
+import type { DomainSampler } from './sampling/domain-sampler';
+import { SamplingProcedure } from './sampling/sampling-procedure';
+
+/** What tests may replace; production uses the defaults. */
+export interface SamplerDependencies {
+  clock?: Clock;
+  /** The sampling procedure (tests pass a scripted one); default: the real procedure. */
+  domainSampler?: DomainSampler;
+  /** Receives the core once assembled (tests drive the sweeper and the loop directly). */
+  onCoreReady?: (core: SamplerCore) => void;
+}
+
+/**
+ * The sampler as the service host runs it: its flags, its storage (LMDB under `<data dir>/sampler`,
+ * or TiKV with STORAGE_BACKEND=tikv), the authenticator that also admits consumer tokens, the core
+ * (books opened, an interrupted write repaired) before the port opens, the contract router, the
+ * operator page, and the background work (sampling loop, rule poster, claim sweeper) once it listens.
+ */
+export function samplerServiceDefinition(
+  environmentVariables: NodeJS.ProcessEnv,
+  dependencies: SamplerDependencies = {},
+): ServiceDefinition<typeof SAMPLER_SETTINGS> {
+  // Requests arrive only once the port listens, after `assemble` has opened the token book.
+  let consumerTokens: ConsumerTokenBook | undefined;
+  return {
+    serviceName: 'sampler',
+    apiDocument: openApiDocument,
+    settingDefinitions: SAMPLER_SETTINGS,
+    createAuthenticator: ({ config }) =>
+      createSamplerAuthenticator(config.token, async (token) =>
+        consumerTokens === undefined ? null : consumerTokens.authenticate(token),
+      ),
+    assemble: async ({ config, settings, logger, registry, routerOptions }) => {
+      const backend = await openStorageBackend(
+        storageBackendSettingsFromEnvironment('sampler', {
+          ...environmentVariables,
+          // One directory per service under --data-dir (README), whatever else the variables say.
+          STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'sampler'),
+        }),
+      );
+      let core: SamplerCore;
+      try {
+        core = await SamplerCore.open({
+          keyspace: openServiceKeyspace('sampler', backend),
+          clock: dependencies.clock ?? systemClock,
+          logger,
+          registry,
+          settings,
+          domainSampler: dependencies.domainSampler ?? defaultDomainSampler(settings),
+          ...schedulerEdgesOf(settings),
+        });
+      } catch (error) {
+        await backend.close();
+        throw error;
+      }
+      consumerTokens = core.consumerTokens;
+      dependencies.onCoreReady?.(core);
+      return {
+        contractRouter: createSamplerRouter(
+          createSamplerHandlers({ config, logger, core }),
+          routerOptions,
+        ),
+        addExtraRoutes: addOperatorPageRoutes,
+        start: async () => core.start(),
+        stop: async () => {
+          await core.stop();
+          await backend.close();
+        },
+      };
+    },
+  };
+}
+
+/** The scheduler's two edges the sampler uses, through the generated client (one try each). */
+function schedulerEdgesOf(settings: SamplerSettingValues): {
+  listCandidates?: ListCandidates;
+  submitRules?: SubmitRules;
+} {
+  if (settings.schedulerToken === undefined) return {};
+  const client = new SchedulerClient({
+    baseUrl: settings.schedulerUrl,
+    token: settings.schedulerToken,
+    // The loop and the poster have their own schedules; the client tries once.
+    maximumAttemptCount: 1,
+    timeoutMs: 30_000,
+    userAgent: 'render-crawler-sampler',
+  });
+  return {
+    listCandidates: async (limit, signal) =>
+      (await client.listDomainCandidates({ limit }, { signal })).domain_list,
+    submitRules: (ruleList, signal) => client.submitRules({ rule_list: ruleList }, { signal }),
+  };
+}
+
+/** The real sampling procedure, through the downloader's POST /v1/render; none without a token. */
+function defaultDomainSampler(settings: SamplerSettingValues): DomainSampler | undefined {
+  if (settings.downloaderToken === undefined) return undefined;
+  const downloader = new DownloaderClient({
+    baseUrl: settings.downloaderUrl,
+    token: settings.downloaderToken,
+    // The procedure paces, honours 429s and decides what a failure means; the client tries once.
+    maximumAttemptCount: 1,
+    userAgent: 'render-crawler-sampler',
+  });
+  // No policy file: the procedure's own calibrated defaults.
+  return new SamplingProcedure({ downloader, policy: settings.samplingPolicy });
+}
