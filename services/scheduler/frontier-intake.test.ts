@@ -103,6 +103,7 @@ describe('rules, seeds, links and domain candidates', () => {
         },
         body: JSON.stringify({
           rule_list: [
+            // contract-gate-ignore-next-line: unknown fields on purpose, to see them tolerated, not kept
             { ...ruleFor('news.example'), Extra: 1, extra_field: 2 },
             ruleFor('other.example'),
           ],

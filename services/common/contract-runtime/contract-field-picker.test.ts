@@ -19,7 +19,7 @@ const document: OpenApiDocument = {
         properties: {
           url: { type: 'string' },
           signal: { allOf: [{ $ref: '#/components/schemas/Signal' }], nullable: true },
-          tag_list: { type: 'array', items: { type: 'string' } },
+          anchor_list: { type: 'array', items: { type: 'string' } },
         },
       },
       Signal: { type: 'object', properties: { error_count: { type: 'integer' } } },
@@ -39,7 +39,7 @@ describe('ContractFieldPicker', () => {
           url: 'https://a.example/',
           extra_field: 2,
           signal: { error_count: 3, Colour: 'red' },
-          tag_list: ['x'],
+          anchor_list: ['x'],
         },
         { url: 'https://b.example/', signal: null },
       ],
@@ -47,7 +47,7 @@ describe('ContractFieldPicker', () => {
     expect(picked).toEqual({
       note: 'n',
       item_list: [
-        { url: 'https://a.example/', signal: { error_count: 3 }, tag_list: ['x'] },
+        { url: 'https://a.example/', signal: { error_count: 3 }, anchor_list: ['x'] },
         { url: 'https://b.example/', signal: null },
       ],
     });

@@ -124,6 +124,11 @@ export class CrashableBackend {
           () => keys.map((key) => `delete ${key}`),
           () => inner.deleteMany(keys),
         ),
+      deleteRange: (range) =>
+        gate(
+          () => [`delete ${range.start}…${range.end}`],
+          () => inner.deleteRange(range),
+        ),
       compareAndSwap: (key, expected, next, ttlSeconds) =>
         gate(
           () => [`put ${key}`],

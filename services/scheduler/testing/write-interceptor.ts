@@ -3,7 +3,7 @@ import type {
   OrderedKeyValueBackend,
 } from '../../common/storage/ordered-key-value-backend';
 
-type WriteMethod = 'put' | 'putMany' | 'delete' | 'deleteMany' | 'compareAndSwap';
+type WriteMethod = 'put' | 'putMany' | 'delete' | 'deleteMany' | 'deleteRange' | 'compareAndSwap';
 
 /** The keys a write call touches, as `put <key>` / `delete <key>`. */
 function describeWrite(method: WriteMethod, argumentList: unknown[]): string[] {
@@ -16,6 +16,10 @@ function describeWrite(method: WriteMethod, argumentList: unknown[]): string[] {
       return [`delete ${argumentList[0] as Buffer}`];
     case 'deleteMany':
       return (argumentList[0] as Buffer[]).map((key) => `delete ${key}`);
+    case 'deleteRange': {
+      const range = argumentList[0] as { start: Buffer; end: Buffer };
+      return [`delete ${range.start}…${range.end}`];
+    }
     case 'compareAndSwap':
       return [`put ${argumentList[0] as Buffer}`];
   }
@@ -26,6 +30,7 @@ const WRITE_METHODS: ReadonlySet<string> = new Set<WriteMethod>([
   'putMany',
   'delete',
   'deleteMany',
+  'deleteRange',
   'compareAndSwap',
 ]);
 
