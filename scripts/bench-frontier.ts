@@ -115,27 +115,18 @@ async function main(): Promise<number> {
     log(
       `stage ${size.toLocaleString('en-US')} (LMDB): growing the frontier from ${frontierSize.toLocaleString('en-US')}`,
     );
-    const backend = await LmdbBackend.open(join(lmdbDirectory, 'scheduler'));
-    try {
-      await growFrontier(backend, corpus, frontierSize, size, budget);
-    } finally {
-      await backend.close();
-    }
-    frontierSize = size;
-    const stage = await measureStage({
+    const stage = await growAndMeasureStage({
       backendLabel: 'lmdb',
+      openBackend: () => LmdbBackend.open(join(lmdbDirectory, 'scheduler')),
+      fromSize: frontierSize,
       size,
       dataDirectory: lmdbDirectory,
       profileDirectory: isLargest ? join(outputDirectory, 'profile') : undefined,
     });
+    frontierSize = size;
     stages.push(stage.facts);
     log(`  growing the BullMQ queue to ${size.toLocaleString('en-US')} jobs`);
-    await peer.grow(
-      queueSize,
-      size,
-      (index) => ({ url: corpus.urlOf(index), domain: corpus.domainOf(index) }),
-      budget,
-    );
+    await peer.grow(queueSize, size, (index) => corpus.jobOf(index), budget);
     queueSize = size;
     for (const row of stage.rows) {
       const bullmq = await peer.measure(
@@ -145,12 +136,7 @@ async function main(): Promise<number> {
         budget,
       );
       // The queue gives up what it completed: top it up so every row starts from the stage size.
-      await peer.grow(
-        0,
-        bullmq.processedCount,
-        (index) => ({ url: corpus.urlOf(index), domain: corpus.domainOf(index) }),
-        budget,
-      );
+      await peer.grow(0, bullmq.processedCount, (index) => corpus.jobOf(index), budget);
       log(
         `  BullMQ, ${row.workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
           `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms`,
@@ -187,14 +173,20 @@ function measuredUrls(size: number): number {
   return Math.min(MEASURED_URLS, Math.floor(size / 2));
 }
 
-/** One scheduler process on the stage's data: its start-up, every worker count, its memory. */
-async function measureStage(options: {
+/**
+ * Grows the frontier to the stage's size (no scheduler running), then one scheduler process on it:
+ * its start-up, every worker count, its memory.
+ */
+async function growAndMeasureStage(options: {
   backendLabel: Row['backendLabel'];
+  openBackend: () => Promise<OrderedKeyValueBackend>;
+  fromSize: number;
   size: number;
   dataDirectory: string;
   environment?: NodeJS.ProcessEnv;
   profileDirectory?: string;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
+  await growFrontier(options.openBackend, corpus, options.fromSize, options.size, budget);
   const scheduler = await startBenchScheduler(options);
   const stop = async () => {
     await scheduler.running.stop(30_000);
@@ -266,21 +258,15 @@ async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }>
   try {
     for (const size of TIKV_STAGES) {
       log(`stage ${size.toLocaleString('en-US')} (TiKV double): growing the frontier`);
-      const backend: OrderedKeyValueBackend = await TikvBackend.connect({
-        pdEndpoints: double.pdEndpoints,
-      });
-      try {
-        await growFrontier(backend, corpus, frontierSize, size, budget);
-      } finally {
-        await backend.close();
-      }
-      frontierSize = size;
-      const stage = await measureStage({
+      const stage = await growAndMeasureStage({
         backendLabel: 'tikv-double',
+        openBackend: () => TikvBackend.connect({ pdEndpoints: double.pdEndpoints }),
+        fromSize: frontierSize,
         size,
         dataDirectory,
         environment,
       });
+      frontierSize = size;
       rows.push(...stage.rows);
       stages.push(stage.facts);
     }

@@ -20,6 +20,11 @@ export class BenchCorpus {
     return `https://${this.domainOf(index)}/page-${Math.floor(index / this.domainCount)}`;
   }
 
+  /** The BullMQ job standing for URL `index`. */
+  jobOf(index: number): { url: string; domain: string } {
+    return { url: this.urlOf(index), domain: this.domainOf(index) };
+  }
+
   ruleOf(index: number): DomainRule {
     return {
       domain: this.domainOf(index),

@@ -12,11 +12,26 @@ import { log, type Budget } from './bench-log';
 import type { BenchCorpus } from './bench-corpus';
 
 /**
- * Grows the frontier in `backend` to `targetSize` URLs through the scheduler's own frontier module
- * (the same rules and admission code as POST /v1/rules and /v1/seeds, without HTTP), while no
- * scheduler process runs on it; then stops it cleanly.
+ * Grows the frontier in the storage `openBackend` opens to `targetSize` URLs through the scheduler's
+ * own frontier module (the same rules and admission code as POST /v1/rules and /v1/seeds, without
+ * HTTP), while no scheduler process runs on it; then stops it cleanly and closes the storage.
  */
 export async function growFrontier(
+  openBackend: () => Promise<OrderedKeyValueBackend>,
+  corpus: BenchCorpus,
+  fromSize: number,
+  targetSize: number,
+  budget: Budget,
+): Promise<void> {
+  const backend = await openBackend();
+  try {
+    await growFrontierIn(backend, corpus, fromSize, targetSize, budget);
+  } finally {
+    await backend.close();
+  }
+}
+
+async function growFrontierIn(
   backend: OrderedKeyValueBackend,
   corpus: BenchCorpus,
   fromSize: number,

@@ -1,6 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { SchedulerClient } from '../../generated/scheduler';
-import type { LeaseResponse } from '../../services/scheduler/frontier/wire-types';
+import {
+  checkLeasesAfterRestart,
+  driveLeaseTraffic,
+  type ReceivedLease,
+} from '../../services/scheduler/testing/lease-traffic';
 import { log } from './bench-log';
 import type { BenchCorpus } from './bench-corpus';
 import { BENCH_TOKEN, startBenchScheduler } from './scheduler-process';
@@ -16,13 +20,6 @@ export interface KillCheckResult {
   leasedTwiceCount: number;
   restartProcessSeconds: number;
   restartFrontierLoadSeconds: number;
-}
-
-interface ReceivedLease {
-  lease: LeaseResponse;
-  receivedAtMs: number;
-  expiresAtMs: number;
-  isAcknowledged: boolean;
 }
 
 const LEASE_TTL_SECONDS = 10;
@@ -57,7 +54,7 @@ export async function runKillCheck(options: {
   isKilled.value = true;
   await traffic;
   await first.running.stop();
-  const acknowledged = before.filter((entry) => entry.isAcknowledged);
+  const acknowledged = before.filter((entry) => entry.isReportAcknowledged);
   log(
     `  killed after ${before.length} leases (${acknowledged.length} acknowledged reports); restarting`,
   );
@@ -86,26 +83,7 @@ export async function runKillCheck(options: {
       after,
       () => performance.now() < until,
     );
-    const holders = new Map<string, ReceivedLease>();
-    for (const entry of before) {
-      for (const task of entry.lease.task_list) holders.set(task.url_hash, entry);
-    }
-    let leasedWhileHeldCount = 0;
-    const leasedAfter = new Set<string>();
-    let leasedTwiceCount = 0;
-    for (const entry of after) {
-      for (const task of entry.lease.task_list) {
-        if (leasedAfter.has(task.url_hash)) leasedTwiceCount += 1;
-        leasedAfter.add(task.url_hash);
-        const earlier = holders.get(task.url_hash);
-        if (
-          earlier !== undefined &&
-          (earlier.isAcknowledged || entry.receivedAtMs < earlier.expiresAtMs)
-        ) {
-          leasedWhileHeldCount += 1;
-        }
-      }
-    }
+    const { leasedWhileHeldCount, leasedTwiceCount } = checkLeasesAfterRestart(before, after);
     return {
       acknowledgedReportCount: acknowledged.length,
       interruptedLeaseCount: before.length - acknowledged.length,
@@ -121,55 +99,24 @@ export async function runKillCheck(options: {
   }
 }
 
-/** Four workers leasing and reporting (one attempt per report) while `shouldGoOn`. */
-async function drive(
+/** Four workers leasing (long polling) and reporting, one attempt per report, while `shouldGoOn`. */
+function drive(
   baseUrl: string,
   corpus: BenchCorpus,
   frontierSize: number,
   received: ReceivedLease[],
   shouldGoOn: () => boolean,
 ): Promise<void> {
-  const client = new SchedulerClient({ baseUrl, token: BENCH_TOKEN, maximumAttemptCount: 1 });
   const serial = { next: Math.floor(Math.random() * 1e12) };
-  await Promise.all(
-    Array.from({ length: 4 }, async (_, worker) => {
-      while (shouldGoOn()) {
-        let lease: LeaseResponse;
-        try {
-          lease = await client.leaseTasks({
-            worker_id: `kill-check-${worker}`,
-            task_count: 50,
-            lease_ttl_seconds: LEASE_TTL_SECONDS,
-            wait_ms: 500,
-          });
-        } catch {
-          return;
-        }
-        if (lease.task_list.length === 0) continue;
-        const entry: ReceivedLease = {
-          lease,
-          receivedAtMs: Date.now(),
-          expiresAtMs: Date.parse(lease.expires_at),
-          isAcknowledged: false,
-        };
-        received.push(entry);
-        try {
-          // One attempt: the generated client retries a report until it succeeds.
-          const response = await fetch(`${baseUrl}/v1/report`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${BENCH_TOKEN}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({
-              lease_id: lease.lease_id,
-              worker_id: lease.worker_id,
-              result_list: corpus.reportOf(lease, serial, frontierSize),
-            }),
-          });
-          entry.isAcknowledged = response.status === 200;
-          if (!entry.isAcknowledged) return;
-        } catch {
-          return;
-        }
-      }
-    }),
-  );
+  return driveLeaseTraffic({
+    baseUrl,
+    token: BENCH_TOKEN,
+    workerCount: 4,
+    taskCount: 50,
+    leaseTtlSeconds: LEASE_TTL_SECONDS,
+    waitMs: 500,
+    resultsOf: (lease) => corpus.reportOf(lease, serial, frontierSize),
+    received,
+    shouldGoOn,
+  });
 }

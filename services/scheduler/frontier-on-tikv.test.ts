@@ -3,13 +3,14 @@ import {
   type TikvTestDouble,
 } from '../common/storage/tikv/test-double/tikv-test-double';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
-import { reportAllDone, seedUrls, urlCounts } from './testing/lease-helpers';
+import { reportAllDone, reportOfAllDone, seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
 import {
   startTestScheduler,
   TEST_SCHEDULER_TOKEN,
   type TestScheduler,
 } from './testing/scheduler-test-harness';
+import { reportOnce } from './testing/scheduler-process-harness';
 import { WriteInterceptor } from './testing/write-interceptor';
 
 /*
@@ -89,19 +90,7 @@ describe('the frontier on TiKV (double)', () => {
     await client.submitSeeds({ seed_list: seedUrls(['news.example'], 3) });
     const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 3 });
     storage.dieAfter(/scheduler:lease_result:/);
-    const refused = await fetch(`${url}/v1/report`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${TEST_SCHEDULER_TOKEN}`,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({
-        lease_id: lease.lease_id,
-        worker_id: 'w1',
-        result_list: lease.task_list.map((task) => doneResult(task)),
-      }),
-    });
-    expect(refused.status).toBe(503);
+    expect(await reportOnce(url, TEST_SCHEDULER_TOKEN, reportOfAllDone(lease))).toBe(503);
     await (scheduler as TestScheduler).stop({ keepData: true });
 
     const restarted = await start();

@@ -1,113 +1,52 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchedulerClient } from '../../generated/scheduler';
-import { startServiceProcess, type StartedServiceProcess } from '../common/testing/service-process';
+import type { StartedServiceProcess } from '../common/testing/service-process';
 import { urlHash } from '../common/url';
 import type { LeaseResponse } from './frontier/wire-types';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
+import {
+  checkLeasesAfterRestart,
+  driveLeaseTraffic,
+  type ReceivedLease,
+} from './testing/lease-traffic';
 import { seedUrls } from './testing/lease-helpers';
+import {
+  PROCESS_SCHEDULER_TOKEN,
+  startSchedulerProcess,
+} from './testing/scheduler-process-harness';
 
-const token = 'scheduler-kill-token-0123456789';
 const DOMAINS = Array.from({ length: 40 }, (_, index) => `site-${index}.example`);
 const SEEDS_PER_DOMAIN = 40;
-const LEASE_TTL_SECONDS = 10;
 
-async function startProcess(dataDirectory: string) {
-  const running = await startServiceProcess(
-    'scheduler',
-    [
-      '--data-dir',
-      dataDirectory,
-      '--maintenance-interval-ms',
-      '100',
-      '--domain-in-flight-cap',
-      '5',
-    ],
-    { SCHEDULER_TOKEN: token, LOG_LEVEL: 'info' },
+/** A seed links to one page of its own; that page links nowhere new. */
+function resultsOf(lease: LeaseResponse) {
+  return lease.task_list.map((task) =>
+    doneResult(task, {
+      link_list: task.url.endsWith('/found') ? [] : [link(`${task.url}/found`)],
+    }),
   );
-  const client = new SchedulerClient({
-    baseUrl: running.url,
-    token,
-    maximumAttemptCount: 1,
-    timeoutMs: 10_000,
+}
+
+function traffic(baseUrl: string, received: ReceivedLease[], shouldGoOn: () => boolean) {
+  return driveLeaseTraffic({
+    baseUrl,
+    token: PROCESS_SCHEDULER_TOKEN,
+    workerCount: 4,
+    taskCount: 10,
+    leaseTtlSeconds: 10,
+    waitMs: 0,
+    resultsOf,
+    received,
+    shouldGoOn,
   });
-  return { running, client };
 }
 
-/** A lease the workers received, and what became of its report. */
-interface ReceivedLease {
-  lease: LeaseResponse;
-  receivedAtMs: number;
-  expiresAtMs: number;
-  isReportAcknowledged: boolean;
-}
-
-/**
+/*
  * Workers lease and report as fast as they can, with a link per page; after a moment the scheduler
  * is killed (SIGKILL, mid-traffic), restarted on its data, and the crawl finishes. Every
  * acknowledged report must have survived, and no URL may be leased while a live lease holds it.
  */
-/** One POST /v1/report (the generated client retries a report until it succeeds). */
-async function reportOnce(baseUrl: string, lease: LeaseResponse): Promise<void> {
-  const response = await fetch(`${baseUrl}/v1/report`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      lease_id: lease.lease_id,
-      worker_id: lease.worker_id,
-      // A seed links to one page of its own; that page links nowhere new.
-      result_list: lease.task_list.map((task) =>
-        doneResult(task, {
-          link_list: task.url.endsWith('/found') ? [] : [link(`${task.url}/found`)],
-        }),
-      ),
-    }),
-  });
-  if (response.status !== 200) throw new Error(`report answered ${response.status}`);
-}
-
-async function crawl(
-  baseUrl: string,
-  client: SchedulerClient,
-  received: ReceivedLease[],
-  shouldGoOn: () => boolean,
-): Promise<void> {
-  await Promise.all(
-    Array.from({ length: 4 }, async (_, worker) => {
-      while (shouldGoOn()) {
-        let lease: LeaseResponse;
-        try {
-          lease = await client.leaseTasks({
-            worker_id: `w${worker}`,
-            task_count: 10,
-            lease_ttl_seconds: LEASE_TTL_SECONDS,
-          });
-        } catch {
-          return; // the scheduler is gone
-        }
-        if (lease.task_list.length === 0) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          continue;
-        }
-        const entry: ReceivedLease = {
-          lease,
-          receivedAtMs: Date.now(),
-          expiresAtMs: Date.parse(lease.expires_at),
-          isReportAcknowledged: false,
-        };
-        received.push(entry);
-        try {
-          await reportOnce(baseUrl, lease);
-          entry.isReportAcknowledged = true;
-        } catch {
-          return;
-        }
-      }
-    }),
-  );
-}
-
 describe('kill -9 of the scheduler in the middle of traffic', () => {
   let dataDirectory: string;
   let running: StartedServiceProcess | undefined;
@@ -122,23 +61,22 @@ describe('kill -9 of the scheduler in the middle of traffic', () => {
   });
 
   it('loses no acknowledged report and leases no URL a live lease holds', async () => {
-    const first = await startProcess(dataDirectory);
+    const first = await startSchedulerProcess(dataDirectory, { domainInFlightCap: 5 });
     running = first.running;
     await first.client.submitRules({ rule_list: DOMAINS.map((domain) => ruleFor(domain)) });
     await first.client.submitSeeds({ seed_list: seedUrls(DOMAINS, SEEDS_PER_DOMAIN) });
     const before: ReceivedLease[] = [];
-    const killAt = Date.now() + 1500;
-    const traffic = crawl(first.running.url, first.client, before, () => true);
-    await new Promise((resolve) => setTimeout(resolve, killAt - Date.now()));
+    const flowing = traffic(first.running.url, before, () => true);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     first.running.child.kill('SIGKILL');
-    await traffic;
+    await flowing;
     await first.running.stop();
     const acknowledged = before.filter((entry) => entry.isReportAcknowledged);
     // Killed mid-traffic: some reports were acknowledged, some leases were still out.
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(before.length - acknowledged.length).toBeGreaterThan(0);
 
-    const second = await startProcess(dataDirectory);
+    const second = await startSchedulerProcess(dataDirectory, { domainInFlightCap: 5 });
     running = second.running;
     // Every acknowledged report survived: its URLs are done and its links in the frontier.
     for (const { lease } of acknowledged) {
@@ -165,25 +103,12 @@ describe('kill -9 of the scheduler in the middle of traffic', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
-    await crawl(second.running.url, second.client, after, () => !finished && Date.now() < deadline);
+    await traffic(second.running.url, after, () => !finished && Date.now() < deadline);
     await watcher;
     expect(finished).toBe(true);
-    const holders = new Map<string, ReceivedLease>();
-    for (const entry of before) {
-      for (const task of entry.lease.task_list) holders.set(task.url_hash, entry);
-    }
-    const leasedAgain = after.flatMap((entry) =>
-      entry.lease.task_list.map((task) => task.url_hash),
-    );
-    expect(new Set(leasedAgain).size).toBe(leasedAgain.length);
-    for (const entry of after) {
-      for (const task of entry.lease.task_list) {
-        const earlier = holders.get(task.url_hash);
-        if (earlier === undefined) continue;
-        expect(earlier.isReportAcknowledged).toBe(false);
-        // Leased again only once the lease from before the kill had expired.
-        expect(entry.receivedAtMs).toBeGreaterThanOrEqual(earlier.expiresAtMs);
-      }
-    }
+    expect(checkLeasesAfterRestart(before, after)).toEqual({
+      leasedWhileHeldCount: 0,
+      leasedTwiceCount: 0,
+    });
   }, 60_000);
 });

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { doneResult, ruleFor } from './testing/contract-fixtures';
-import { reportAllDone, seedUrls, urlCounts } from './testing/lease-helpers';
+import { ruleFor } from './testing/contract-fixtures';
+import { reportAllDone, reportOfAllDone, seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
 import {
   startTestScheduler,
   TEST_SCHEDULER_TOKEN,
   type TestScheduler,
 } from './testing/scheduler-test-harness';
+import { reportOnce } from './testing/scheduler-process-harness';
 import { WriteInterceptor } from './testing/write-interceptor';
 
 /*
@@ -67,19 +68,7 @@ describe('report races', () => {
     // The process "dies" right after the write that stores the report's answer. (Sent by hand:
     // the generated client retries a report until it succeeds, as the contract asks.)
     storage.dieAfter(/scheduler:lease_result:/);
-    const refused = await fetch(`${first.url}/v1/report`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${TEST_SCHEDULER_TOKEN}`,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({
-        lease_id: lease.lease_id,
-        worker_id: lease.worker_id,
-        result_list: lease.task_list.map((task) => doneResult(task)),
-      }),
-    });
-    expect(refused.status).toBe(503);
+    expect(await reportOnce(first.url, TEST_SCHEDULER_TOKEN, reportOfAllDone(lease))).toBe(503);
     expect(storage.isDead).toBe(true);
     await first.stop({ keepData: true });
 

@@ -82,6 +82,10 @@ export interface FrontierParts {
   summary: FrontierSummaryView;
   prober: DomainProber;
   metrics: SchedulerMetrics;
+  book: DomainBook;
+  counters: UrlStateCounters;
+  health: DomainHealthMonitor;
+  activity: FrontierActivity;
   memory: FrontierMemory;
 }
 
@@ -252,24 +256,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     onOutcome: (outcome) => metrics.probe(outcome),
     onFinished: () => waiters.notify(),
   });
-  const memory: FrontierMemory = {
-    tables,
-    clock,
-    mutator,
-    rules,
-    book,
-    counters,
-    candidates,
-    health,
-    leases,
-    reclaimer,
-    promoter,
-    activity,
-    reconciler,
-    logger,
-    isBatchAtomic: dependencies.isBatchAtomic,
-  };
-  return {
+  const parts: Omit<FrontierParts, 'memory'> = {
     tables,
     mutator,
     commits,
@@ -289,6 +276,13 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     summary,
     prober,
     metrics,
-    memory,
+    book,
+    counters,
+    health,
+    activity,
+  };
+  return {
+    ...parts,
+    memory: { ...parts, clock, logger, isBatchAtomic: dependencies.isBatchAtomic },
   };
 }

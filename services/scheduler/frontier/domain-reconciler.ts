@@ -35,19 +35,7 @@ const PAGE_SIZE = 500;
 export class DomainReconciler {
   readonly #pending = new Set<string>();
 
-  private readonly tables: FrontierTables;
-  private readonly store: FrontierStore;
-  private readonly rules: RuleBook;
-  private readonly robots: RobotsPolicy;
-  private readonly candidates: CandidateRegistry;
-
-  constructor(private readonly dependencies: DomainReconcilerDependencies) {
-    this.tables = dependencies.tables;
-    this.store = dependencies.store;
-    this.rules = dependencies.rules;
-    this.robots = dependencies.robots;
-    this.candidates = dependencies.candidates;
-  }
+  constructor(private readonly dependencies: DomainReconcilerDependencies) {}
 
   enqueue(domain: string): void {
     this.#pending.add(domain);
@@ -86,16 +74,25 @@ export class DomainReconciler {
     domain: string,
     nowMs: number,
   ): Promise<{ handledCount: number; isFinished: boolean }> {
-    const rule = this.rules.get(domain);
+    const rule = this.dependencies.rules.get(domain);
     if (rule === undefined) return { handledCount: 0, isFinished: true };
-    const waiting = await this.#page(batch, this.tables.waitingIndex, domain, 'waiting', (task) =>
-      this.#decideWaiting(task, rule, nowMs),
+    const waiting = await this.#page(
+      batch,
+      this.dependencies.tables.waitingIndex,
+      domain,
+      'waiting',
+      (task) => this.#decideWaiting(task, rule, nowMs),
     );
     if (waiting > 0) return { handledCount: waiting, isFinished: false };
-    if (this.candidates.has(domain)) this.candidates.stageRemoval(batch, domain);
+    if (this.dependencies.candidates.has(domain))
+      this.dependencies.candidates.stageRemoval(batch, domain);
     if (rule.isCrawlable) return { handledCount: 0, isFinished: true };
-    const due = await this.#page(batch, this.tables.dueIndex, domain, 'due', async (task) =>
-      dropped(task, nowMs),
+    const due = await this.#page(
+      batch,
+      this.dependencies.tables.dueIndex,
+      domain,
+      'due',
+      async (task) => dropped(task, nowMs),
     );
     return { handledCount: due, isFinished: due === 0 };
   }
@@ -106,7 +103,7 @@ export class DomainReconciler {
     nowMs: number,
   ): Promise<UrlTaskDocument> {
     if (!rule.isCrawlable) return dropped(task, nowMs);
-    if (!(await this.robots.isAllowed(task.domain, task.url))) {
+    if (!(await this.dependencies.robots.isAllowed(task.domain, task.url))) {
       return parked(task, 'robots_disallowed', null, nowMs);
     }
     return queuedAt(task, effectiveRank(task, rule), nowMs, rule.verifiedAt);
@@ -121,7 +118,9 @@ export class DomainReconciler {
     decide: (task: UrlTaskDocument) => Promise<UrlTaskDocument>,
   ): Promise<number> {
     const { keys } = await index.scanKeys({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
-    const tasks = await this.store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
+    const tasks = await this.dependencies.store.readUrlTasks(
+      keys.map((key) => key.parts[key.parts.length - 1]),
+    );
     const changes: UrlTaskChange[] = [];
     const staleKeys: PrimaryKey[] = [];
     for (let position = 0; position < keys.length; position += 1) {
@@ -132,8 +131,8 @@ export class DomainReconciler {
       }
       changes.push({ previous: task, next: await decide(task) });
     }
-    this.store.stage(batch, changes);
-    this.store.stageStaleEntries(batch, indexName, staleKeys);
+    this.dependencies.store.stage(batch, changes);
+    this.dependencies.store.stageStaleEntries(batch, indexName, staleKeys);
     return keys.length;
   }
 }

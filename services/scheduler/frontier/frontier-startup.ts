@@ -1,29 +1,20 @@
 import type { Logger } from 'pino';
 import type { ReadonlyKeyspaceTable } from '../../common/storage/keyspace-table';
 import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
-import type { DomainHealthMonitor } from '../health/domain-health-monitor';
-import type { CandidateRegistry } from './candidate-registry';
+import type { FrontierParts } from './assemble-frontier';
 import type { Clock } from './clock';
-import { isStoredAsDue, type DomainBook } from './domain-book';
+import { isStoredAsDue } from './domain-book';
 import { rowOf } from './domain-runtime-rows';
 import type { DomainSchedule, QueueHead } from './domain-schedule';
-import type { DomainReconciler } from './domain-reconciler';
-import type { FrontierActivity } from './frontier-activity';
 import type {
   DomainCandidateDocument,
   FrontierRuntimeDocument,
   LeaseTaskDocument,
   UrlTaskDocument,
 } from './frontier-documents';
-import type { FrontierMutator } from './frontier-mutator';
 import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './frontier-tables';
 import { placementOf } from './index-placement';
-import type { LeaseBook } from './lease-book';
-import type { LeaseReclaimer } from './lease-reclaimer';
-import type { RevisitPromoter } from './revisit-promoter';
-import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
-import type { UrlStateCounters } from './url-state-counters';
 import type { WriteBatch } from './write-batch';
 
 /**
@@ -36,24 +27,27 @@ export const FRONTIER_LAYOUT_VERSION = 2;
 /** Writes per batch while start-up migrates or rewrites rows. */
 const STARTUP_BATCH_WRITES = 2000;
 
-export interface FrontierMemory {
-  tables: FrontierTables;
+/** What start-up rebuilds, and what it needs to do so. */
+export type FrontierMemory = Pick<
+  FrontierParts,
+  | 'tables'
+  | 'mutator'
+  | 'rules'
+  | 'book'
+  | 'counters'
+  | 'candidates'
+  | 'health'
+  | 'leases'
+  | 'reclaimer'
+  | 'promoter'
+  | 'activity'
+  | 'reconciler'
+> & {
   clock: Clock;
-  mutator: FrontierMutator;
-  rules: RuleBook;
-  book: DomainBook;
-  counters: UrlStateCounters;
-  candidates: CandidateRegistry;
-  health: DomainHealthMonitor;
-  leases: LeaseBook;
-  reclaimer: LeaseReclaimer;
-  promoter: RevisitPromoter;
-  activity: FrontierActivity;
-  reconciler: DomainReconciler;
   logger: Logger;
   /** The backend commits a batch atomically (see CommitQueue). */
   isBatchAtomic: boolean;
-}
+};
 
 /**
  * Rebuilds everything the frontier keeps in memory from storage, before the first request, and

@@ -49,21 +49,7 @@ export interface UrlAdmissionDependencies {
 }
 
 export class UrlAdmission {
-  private readonly store: FrontierStore;
-  private readonly book: DomainBook;
-  private readonly rules: RuleBook;
-  private readonly robots: RobotsPolicy;
-  private readonly candidates: CandidateRegistry;
-  private readonly maxWaitingUrlCountPerDomain: number;
-
-  constructor(dependencies: UrlAdmissionDependencies) {
-    this.store = dependencies.store;
-    this.book = dependencies.book;
-    this.rules = dependencies.rules;
-    this.robots = dependencies.robots;
-    this.candidates = dependencies.candidates;
-    this.maxWaitingUrlCountPerDomain = dependencies.maxWaitingUrlCountPerDomain;
-  }
+  constructor(private readonly dependencies: UrlAdmissionDependencies) {}
 
   /** Decides every request and stages the resulting writes into `batch`. */
   async stage(
@@ -96,8 +82,8 @@ export class UrlAdmission {
         changes.push({ previous: known === KNOWN_URL ? undefined : known, next: decided.next });
       }
     }
-    await this.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
-    this.store.stage(batch, changes);
+    await this.dependencies.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
+    this.dependencies.store.stage(batch, changes);
     return outcomes;
   }
 
@@ -116,10 +102,10 @@ export class UrlAdmission {
       seed_priority_rank: request.seedPriorityRank,
       priority_rank_offset: request.priorityRankOffset,
     };
-    const rule = this.rules.get(target.domain);
+    const rule = this.dependencies.rules.get(target.domain);
     if (rule !== undefined) {
       if (!rule.isCrawlable) return { outcome: 'domain_excluded' };
-      if (!(await this.robots.isAllowed(target.domain, target.url))) {
+      if (!(await this.dependencies.robots.isAllowed(target.domain, target.url))) {
         return { outcome: 'robots_disallowed' };
       }
       const fields = {
@@ -131,8 +117,9 @@ export class UrlAdmission {
       return { outcome: 'queued', next: newUrlTask(target, fields, nowMs, previous) };
     }
     const waitingUrls = waitingUrlsByDomain.get(target.domain) ?? [];
-    const waitingCount = this.candidates.waitingUrlCount(target.domain) + waitingUrls.length;
-    if (!request.isSeed && waitingCount >= this.maxWaitingUrlCountPerDomain) {
+    const waitingCount =
+      this.dependencies.candidates.waitingUrlCount(target.domain) + waitingUrls.length;
+    if (!request.isSeed && waitingCount >= this.dependencies.maxWaitingUrlCountPerDomain) {
       return { outcome: 'waiting_cap_reached' };
     }
     waitingUrls.push(target.url);
@@ -158,9 +145,9 @@ export class UrlAdmission {
     for (let start = 0; start < targets.length; start += LOOKUP_CHUNK_SIZE) {
       const chunk = targets.slice(start, start + LOOKUP_CHUNK_SIZE);
       found.push(
-        ...(await this.store.lookUpUrlTasks(
+        ...(await this.dependencies.store.lookUpUrlTasks(
           chunk.map((target) => target.urlHash),
-          (index) => (this.book.get(chunk[index].domain)?.stored.dropped ?? 0) > 0,
+          (index) => (this.dependencies.book.get(chunk[index].domain)?.stored.dropped ?? 0) > 0,
         )),
       );
     }

@@ -20,8 +20,8 @@ const policy: RecrawlPolicy = {
 const nowMs = Date.UTC(2026, 7, 15, 7, 0, 0);
 const rule = { revisitIntervalSeconds: null } as RuleSummary;
 
-function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
-  const task = newUrlTask(
+function queuedTask(): UrlTaskDocument {
+  return newUrlTask(
     { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
     {
       url_state: 'queued',
@@ -32,7 +32,10 @@ function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
     },
     nowMs,
   );
-  return leasedBy({ ...task, ...overrides });
+}
+
+function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
+  return leasedBy({ ...queuedTask(), ...overrides });
 }
 
 describe('url_task transitions', () => {
@@ -118,21 +121,7 @@ describe('url_task transitions', () => {
   });
 
   it('taking a URL into a lease changes only the view: its stored form is the queued document', () => {
-    const queued = newUrlTask(
-      {
-        url: 'https://a.example/',
-        urlHash: '0123456789abcdef0123456789abcdef',
-        domain: 'a.example',
-      },
-      {
-        url_state: 'queued',
-        priority_rank: 10,
-        seed_priority_rank: null,
-        priority_rank_offset: 0,
-        robots_rule_verified_at: null,
-      },
-      nowMs,
-    );
+    const queued = queuedTask();
     const leased = leasedBy(queued);
     expect(leased).toMatchObject({ url_state: 'leased', is_in_due_index: false });
     expect(storedFormOf(leased)).toEqual(queued);
