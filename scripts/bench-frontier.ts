@@ -203,6 +203,7 @@ async function growAndMeasureStage(options: {
       budget.assertLeft();
       const measurement = await measureScheduler({
         url: scheduler.running.url,
+        pid: scheduler.running.child.pid as number,
         token: BENCH_TOKEN,
         corpus,
         workerCount,
@@ -283,17 +284,19 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | ------------- | ---------------------- | ------ | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
     lines.push(
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ${scheduler.intervalViolationCount} | ` +
+        `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
         (bullmq === undefined
-          ? '— | — | — | — |'
+          ? '— | — | — | — | — |'
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +
+            `${bullmq.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
             `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`),
     );
   }

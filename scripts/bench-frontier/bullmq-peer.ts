@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { log, percentile, type Budget } from './bench-log';
-import type { LoadMeasurement } from './scheduler-load';
+import { cpuMillisecondsOf, type LoadMeasurement } from './scheduler-load';
 
 /**
  * The peer: BullMQ on a local Redis (AOF on, fsync every second — BullMQ's usual durable setting;
@@ -16,6 +16,8 @@ export class BullmqPeer {
   private constructor(
     readonly port: number,
     readonly queue: Queue,
+    /** redis-server's process, whose CPU time is read around each measurement. */
+    readonly redisPid: number,
     readonly stop: () => Promise<void>,
   ) {}
 
@@ -46,7 +48,7 @@ export class BullmqPeer {
       child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
     });
     const queue = new Queue('bench-frontier', { connection: { host: '127.0.0.1', port } });
-    return new BullmqPeer(port, queue, async () => {
+    return new BullmqPeer(port, queue, child.pid as number, async () => {
       await queue.close();
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -91,6 +93,7 @@ export class BullmqPeer {
     );
     const fetchLatencies: number[] = [];
     let completedCount = 0;
+    const cpuBefore = cpuMillisecondsOf(this.redisPid);
     const began = performance.now();
     try {
       await Promise.all(
@@ -114,6 +117,7 @@ export class BullmqPeer {
       await Promise.all(workers.map((worker) => worker.close()));
     }
     const seconds = (performance.now() - began) / 1000;
+    const cpuMilliseconds = cpuMillisecondsOf(this.redisPid) - cpuBefore;
     const sorted = fetchLatencies.sort((left, right) => left - right);
     return {
       urlsPerSecond: completedCount / seconds,
@@ -121,6 +125,8 @@ export class BullmqPeer {
       p99Ms: percentile(sorted, 0.99),
       intervalViolationCount: 0,
       processedCount: completedCount,
+      cpuMicrosecondsPerUrl:
+        completedCount === 0 ? undefined : (cpuMilliseconds * 1000) / completedCount,
     };
   }
 }

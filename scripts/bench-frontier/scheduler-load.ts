@@ -12,6 +12,8 @@ export interface LoadMeasurement {
   /** Domains handed out twice within their interval (as the workers saw it). */
   intervalViolationCount: number;
   processedCount: number;
+  /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
+  cpuMicrosecondsPerUrl?: number;
 }
 
 export const TASKS_PER_LEASE = 50;
@@ -23,6 +25,8 @@ export const TASKS_PER_LEASE = 50;
  */
 export async function measureScheduler(options: {
   url: string;
+  /** The scheduler's process, whose CPU time is read before and after. */
+  pid: number;
   token: string;
   corpus: BenchCorpus;
   workerCount: number;
@@ -42,6 +46,7 @@ export async function measureScheduler(options: {
   let reportedCount = 0;
   let emptyLeaseCount = 0;
   const serial = { next: Math.floor(Math.random() * 1e12) };
+  const cpuBefore = cpuMillisecondsOf(options.pid);
   const began = performance.now();
   await Promise.all(
     Array.from({ length: options.workerCount }, async (_, worker) => {
@@ -79,6 +84,7 @@ export async function measureScheduler(options: {
     }),
   );
   const seconds = (performance.now() - began) / 1000;
+  const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
   const sorted = leaseLatencies.sort((left, right) => left - right);
   return {
     urlsPerSecond: reportedCount / seconds,
@@ -86,6 +92,8 @@ export async function measureScheduler(options: {
     p99Ms: percentile(sorted, 0.99),
     intervalViolationCount,
     processedCount: reportedCount,
+    cpuMicrosecondsPerUrl:
+      reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
   };
 }
 
