@@ -175,6 +175,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     mutator,
     tables,
     store,
+    leases,
     rules,
     robots,
     candidates,

@@ -4,6 +4,7 @@ import type { CandidateRegistry } from './candidate-registry';
 import type { IndexEntryDocument, UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
+import type { LeaseBook } from './lease-book';
 import { placementOf, type IndexPlacement } from './index-placement';
 import { effectiveRank } from './priority-rank';
 import type { RobotsPolicy } from './robots-policy';
@@ -16,6 +17,8 @@ export interface DomainReconcilerDependencies {
   mutator: FrontierMutator;
   tables: FrontierTables;
   store: FrontierStore;
+  /** A held URL keeps its due entry while leased: the reconciler passes over it. */
+  leases: LeaseBook;
   rules: RuleBook;
   robots: RobotsPolicy;
   candidates: CandidateRegistry;
@@ -109,7 +112,11 @@ export class DomainReconciler {
     return queuedAt(task, effectiveRank(task, rule), nowMs, rule.verifiedAt);
   }
 
-  /** One page of a domain's entries in `index`, each url_task moved on by `decide`. */
+  /**
+   * One page of a domain's entries in `index`, each url_task moved on by `decide`; resolves to how
+   * many entries it handled. A URL a live lease holds keeps its due entry until its lease is settled
+   * (the lease book says so): it is passed over, neither moved nor taken for a stale entry.
+   */
   async #page(
     batch: WriteBatch,
     index: KeyspaceTable<IndexEntryDocument>,
@@ -117,10 +124,22 @@ export class DomainReconciler {
     indexName: IndexPlacement['indexName'],
     decide: (task: UrlTaskDocument) => Promise<UrlTaskDocument>,
   ): Promise<number> {
-    const { keys } = await index.scanKeys({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
-    const tasks = await this.dependencies.store.readUrlTasks(
-      keys.map((key) => key.parts[key.parts.length - 1]),
-    );
+    const { store, leases } = this.dependencies;
+    const keys: PrimaryKey[] = [];
+    let after: PrimaryKey | undefined;
+    for (;;) {
+      const page = await index.scanKeys({
+        prefix: primaryKeyPrefix(domain),
+        after,
+        limit: PAGE_SIZE,
+      });
+      for (const key of page.keys) {
+        if (leases.holderOf(key.parts[key.parts.length - 1]) === undefined) keys.push(key);
+      }
+      if (keys.length > 0 || page.nextAfter === null) break;
+      after = page.nextAfter; // a page of held URLs only: look behind them
+    }
+    const tasks = await store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
     const changes: UrlTaskChange[] = [];
     const staleKeys: PrimaryKey[] = [];
     for (let position = 0; position < keys.length; position += 1) {
@@ -131,8 +150,8 @@ export class DomainReconciler {
       }
       changes.push({ previous: task, next: await decide(task) });
     }
-    this.dependencies.store.stage(batch, changes);
-    this.dependencies.store.stageStaleEntries(batch, indexName, staleKeys);
+    store.stage(batch, changes);
+    store.stageStaleEntries(batch, indexName, staleKeys);
     return keys.length;
   }
 }

@@ -70,4 +70,32 @@ describe('RuleIntake', () => {
       'https://wanted.example/page-2',
     ]);
   });
+
+  it("drops an excluded domain's queue but leaves a leased URL to its lease, losing nothing", async () => {
+    const { ruleIntake, seedIntake, tables, store, mutator, reclaimer } = frontier.parts;
+    await ruleIntake.submit([ruleFor('news.example')]);
+    await seedIntake.submit(seedUrls(['news.example'], 3));
+    const lease = await leaseFrom(frontier.parts, { taskCount: 1, leaseTtlSeconds: 10 });
+    const [held] = lease.task_list;
+    await ruleIntake.submit([
+      ruleFor('news.example', { verdict: 'ssr', verified_at: '2026-08-15T06:30:00Z' }),
+    ]);
+    const countsOf = () =>
+      Object.fromEntries(
+        frontier.parts.summary
+          .summarize(10, frontier.clock.nowMs())
+          .url_state_list.map((row) => [row.url_state, row.url_count]),
+      );
+    expect(countsOf()).toMatchObject({ dropped: 2, leased: 1, queued: 0 });
+    const dueHashes = async () =>
+      (await tables.dueIndex.scanKeys({ limit: 100 })).keys.map((key) => key.parts[3]);
+    expect(await dueHashes()).toEqual([held.url_hash]);
+    // The lease expires: the URL goes back to its queue, with its entry — not lost.
+    frontier.clock.advance(11_000);
+    await mutator.run((batch) => reclaimer.reclaimDue(batch, frontier.clock.nowMs(), 10));
+    const [task] = await store.readUrlTasks([held.url_hash]);
+    expect(task?.url_state).toBe('queued');
+    expect(await dueHashes()).toEqual([held.url_hash]);
+    expect(countsOf()).toMatchObject({ dropped: 2, leased: 0, queued: 1 });
+  });
 });
