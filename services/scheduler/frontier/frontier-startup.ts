@@ -15,6 +15,7 @@ import type {
 import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './frontier-tables';
 import { placementOf } from './index-placement';
 import { msOfTimeText, timeTextOf } from './time-text';
+import { leasedBy } from './url-task-transitions';
 import type { WriteBatch } from './write-batch';
 
 /**
@@ -289,10 +290,7 @@ async function loadLiveLeases(
         task.applied_lease_id !== lease.lease_id &&
         (task.url_state === 'queued' || task.url_state === 'leased'),
     );
-    memory.leases.add(
-      lease,
-      held.map((task) => task.url_hash),
-    );
+    memory.leases.add(lease, held.map(leasedBy));
     for (const task of held) {
       const schedule = memory.book.obtain(task.domain);
       schedule.inFlightCount += 1;

@@ -1,4 +1,4 @@
-import type { LeaseTaskDocument } from './frontier-documents';
+import type { LeaseTaskDocument, UrlTaskDocument } from './frontier-documents';
 import { MinHeap } from './min-heap';
 import { msOfTimeText } from './time-text';
 
@@ -8,6 +8,12 @@ export interface LiveLease {
   readonly expiresAtMs: number;
   /** The URLs it holds (its task list, less any its report or expiry was already applied to). */
   readonly heldUrlHashes: readonly string[];
+  /**
+   * Their documents as the frontier sees them (leased), kept from when the lease was taken: while a
+   * lease holds a URL nothing else changes its document, so its report and its reclaim need not
+   * read them again.
+   */
+  readonly heldTasks: ReadonlyMap<string, UrlTaskDocument>;
 }
 
 /**
@@ -24,11 +30,14 @@ export class LeaseBook {
     (left, right) => left.expiresAtMs < right.expiresAtMs,
   );
 
-  add(document: LeaseTaskDocument, heldUrlHashes: readonly string[]): LiveLease {
+  /** `heldTasks`: the leased documents of the URLs it holds. */
+  add(document: LeaseTaskDocument, heldTasks: readonly UrlTaskDocument[]): LiveLease {
+    const heldUrlHashes = heldTasks.map((task) => task.url_hash);
     const lease: LiveLease = {
       document,
       expiresAtMs: msOfTimeText(document.expires_at),
       heldUrlHashes,
+      heldTasks: new Map(heldTasks.map((task) => [task.url_hash, task])),
     };
     this.#leases.set(document.lease_id, lease);
     for (const urlHash of heldUrlHashes) this.#holders.set(urlHash, document.lease_id);

@@ -111,18 +111,16 @@ export class LeaseIssuer {
 
   #stage(batch: WriteBatch, outcome: PickOutcome, lease: LeaseTaskDocument): void {
     const { tables, leases, store } = this.dependencies;
-    if (outcome.picked.length > 0) {
+    const taken = outcome.picked.map(({ task }) => ({ previous: task, next: leasedBy(task) }));
+    if (taken.length > 0) {
       // An empty lease is answered but never stored: it needs no report (CONTRACT.md §三).
       batch.put(tables.leaseTasks, lease.lease_id, lease, 'pointers');
       leases.add(
         lease,
-        lease.task_list.map((task) => task.url_hash),
+        taken.map(({ next }) => next),
       );
     }
-    store.stage(batch, [
-      ...outcome.picked.map(({ task }) => ({ previous: task, next: leasedBy(task) })),
-      ...outcome.parked,
-    ]);
+    store.stage(batch, [...taken, ...outcome.parked]);
     store.stageStaleEntries(batch, 'due', outcome.staleDueKeys);
   }
 }

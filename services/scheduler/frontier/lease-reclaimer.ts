@@ -40,10 +40,9 @@ export class LeaseReclaimer {
   async stageReclaim(batch: WriteBatch, lease: LiveLease, nowMs: number): Promise<KnownAnswer> {
     const { tables, store, leases, answers, activity, policy } = this.dependencies;
     const { document } = lease;
-    const tasks = await store.readUrlTasks(lease.heldUrlHashes);
     const changes: UrlTaskChange[] = [];
-    for (const task of tasks) {
-      if (task?.url_state === 'leased') {
+    for (const task of lease.heldTasks.values()) {
+      if (task.url_state === 'leased') {
         changes.push({
           previous: task,
           next: afterLeaseExpiry(task, document.lease_id, policy, nowMs),

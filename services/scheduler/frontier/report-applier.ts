@@ -2,7 +2,7 @@ import type { DomainHealthMonitor, HealthObservation } from '../health/domain-he
 import type { Clock } from './clock';
 import type { FrontierActivity } from './frontier-activity';
 import { ForeignLeaseError, UnknownLeaseError } from './frontier-errors';
-import type { LeaseResultDocument } from './frontier-documents';
+import type { LeaseResultDocument, UrlTaskDocument } from './frontier-documents';
 import type { FrontierMutator } from './frontier-mutator';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
@@ -130,7 +130,7 @@ export class ReportApplier {
     const leaseId = lease.document.lease_id;
     const resultsByHash = new Map<string, ReportResult>();
     for (const result of request.result_list) resultsByHash.set(result.url_hash, result);
-    const tasks = await store.readUrlTasks(lease.document.task_list.map((task) => task.url_hash));
+    const tasks = await this.#tasksOf(lease);
     let acceptedCount = 0;
     let requeuedCount = 0;
     const statusCounts = new Map<FetchStatus, number>();
@@ -183,6 +183,21 @@ export class ReportApplier {
     leases.remove(leaseId);
     events.onApplied(statusCounts);
     return answer;
+  }
+
+  /**
+   * The documents of the lease's tasks: those it holds as kept by the lease book, the others (moved
+   * on by an earlier copy of this report before a crash) read from storage.
+   */
+  async #tasksOf(lease: LiveLease): Promise<Array<UrlTaskDocument | undefined>> {
+    const hashes = lease.document.task_list.map((task) => task.url_hash);
+    const unheld = hashes.filter((urlHash) => !lease.heldTasks.has(urlHash));
+    const read = new Map<string, UrlTaskDocument | undefined>();
+    if (unheld.length > 0) {
+      const documents = await this.dependencies.store.readUrlTasks(unheld);
+      unheld.forEach((urlHash, index) => read.set(urlHash, documents[index]));
+    }
+    return hashes.map((urlHash) => lease.heldTasks.get(urlHash) ?? read.get(urlHash));
   }
 
   #stageRecord(
