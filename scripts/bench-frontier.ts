@@ -391,7 +391,7 @@ function writeProfileSummary(): void {
   } catch {
     return;
   }
-  // The main thread's profile is the largest (workers of lmdb-js write their own, small ones).
+  // One profile per thread: the main thread's is the busiest (tsx's loader thread idles).
   const sized = files
     .map((name) => ({ name, path: join(profileDirectory, name) }))
     .map((file) => ({
@@ -402,7 +402,7 @@ function writeProfileSummary(): void {
         inclusivePattern: /services\//,
       }),
     }))
-    .sort((left, right) => right.summary.totalMilliseconds - left.summary.totalMilliseconds);
+    .sort((left, right) => right.summary.busyMilliseconds - left.summary.busyMilliseconds);
   if (sized.length === 0) return;
   const text = formatProfileSummary(
     sized[0].summary,

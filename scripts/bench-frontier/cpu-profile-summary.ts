@@ -20,6 +20,8 @@ export interface ProfileLine {
 
 export interface ProfileSummary {
   totalMilliseconds: number;
+  /** Sampled time the thread was not idle (what tells a busy thread from a helper thread). */
+  busyMilliseconds: number;
   /** Time spent in the function itself, heaviest first. */
   selfTime: ProfileLine[];
   /** Time spent in the function and everything it called, heaviest first. */
@@ -83,6 +85,7 @@ export function summarizeCpuProfile(
       }));
   return {
     totalMilliseconds: totalMicroseconds / 1000,
+    busyMilliseconds: (totalMicroseconds - (self.get('(idle)') ?? 0)) / 1000,
     selfTime: lines(self),
     totalTime: lines(inclusive, options.inclusivePattern),
   };
@@ -92,7 +95,8 @@ export function formatProfileSummary(summary: ProfileSummary, title: string): st
   const format = (line: ProfileLine) =>
     `${line.milliseconds.toFixed(0).padStart(8)} ms ${(line.share * 100).toFixed(1).padStart(5)} %  ${line.label}`;
   return [
-    `${title} — ${(summary.totalMilliseconds / 1000).toFixed(1)} s sampled`,
+    `${title} — ${(summary.totalMilliseconds / 1000).toFixed(1)} s sampled, ` +
+      `${(summary.busyMilliseconds / 1000).toFixed(1)} s busy`,
     '',
     'self time (the function itself):',
     ...summary.selfTime.map(format),
