@@ -9,7 +9,9 @@ run: setup build
 	@node dist/scripts/run-system.js
 
 ## make test — everything CI runs: contract freshness, the naming gate, types, format, all tests,
-## and the official TiKV clients against the TiKV test double.
+## the official TiKV clients against the TiKV test double, and the short forms of the fuzzer and
+## the kill/outage drill (each about a minute, run after jest so their timing-judged targets are not
+## measured on a machine busy with the suite).
 test: setup
 	npm run -s generate:check
 	npm run -s check
@@ -17,6 +19,8 @@ test: setup
 	npm run -s format:check
 	npm run -s test:jest
 	npm run -s test:tikv-peers
+	npm run -s fuzz -- --quick
+	npm run -s drill -- --quick
 
 check:
 	npm run -s check

@@ -326,6 +326,21 @@ export interface components {
         'application/json': components['schemas']['ErrorBody'];
       };
     };
+    /** @description The operation is in the contract but this build of the service does not implement it yet (a scaffolded handler). Nothing changed; do not retry against the same build. */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": "not_implemented",
+         *       "message": "claimDomains is not implemented yet"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The service is starting, stopping, or cannot reach its storage; retry later. */
     ServiceUnavailable: {
       headers: {

@@ -585,6 +585,21 @@ export interface components {
         'application/json': components['schemas']['ErrorBody'];
       };
     };
+    /** @description The operation is in the contract but this build of the service does not implement it yet (a scaffolded handler). Nothing changed; do not retry against the same build. */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": "not_implemented",
+         *       "message": "claimDomains is not implemented yet"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The request body exceeds the service's body limit. */
     PayloadTooLarge: {
       headers: {
@@ -697,6 +712,7 @@ export interface operations {
         };
       };
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       /** @description The fetch or render failed; fail_reason says why. */
       502: {
         headers: {
@@ -757,6 +773,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -803,6 +820,7 @@ export interface operations {
         };
       };
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -827,6 +845,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -857,6 +876,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -893,6 +913,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

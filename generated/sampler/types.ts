@@ -625,6 +625,21 @@ export interface components {
         'application/json': components['schemas']['ErrorBody'];
       };
     };
+    /** @description The operation is in the contract but this build of the service does not implement it yet (a scaffolded handler). Nothing changed; do not retry against the same build. */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": "not_implemented",
+         *       "message": "claimDomains is not implemented yet"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The request body exceeds the service's body limit. */
     PayloadTooLarge: {
       headers: {
@@ -706,6 +721,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -736,6 +752,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -796,6 +813,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -820,6 +838,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -865,6 +884,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -911,6 +931,7 @@ export interface operations {
         };
       };
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -942,6 +963,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -973,6 +995,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

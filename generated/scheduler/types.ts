@@ -275,7 +275,45 @@ export interface components {
       last_modified_at: string | null;
       /** Format: date-time */
       fetched_at: string;
-    };
+    } & (
+      | {
+          /** @enum {string} */
+          fetch_status?: 'done' | 'empty';
+          /** @enum {string|null} */
+          fail_reason?: null;
+          object_id?: string;
+          statistics?: components['schemas']['ReportStatistics'];
+          health_signal?: components['schemas']['HealthSignal'];
+          link_list?: components['schemas']['LinkItem'][];
+        }
+      | {
+          /** @enum {string} */
+          fetch_status?: 'not_modified';
+          /** @enum {string|null} */
+          fail_reason?: null;
+          /** @enum {string|null} */
+          object_id?: null;
+          /** @enum {object|null} */
+          statistics?: never | null;
+          /** @enum {object|null} */
+          health_signal?: never | null;
+          /** @enum {array|null} */
+          link_list?: null;
+        }
+      | {
+          /** @enum {string} */
+          fetch_status?: 'failed';
+          fail_reason?: components['schemas']['FailReason'];
+          /** @enum {string|null} */
+          object_id?: null;
+          /** @enum {object|null} */
+          statistics?: never | null;
+          /** @enum {object|null} */
+          health_signal?: never | null;
+          /** @enum {array|null} */
+          link_list?: null;
+        }
+    );
     /**
      * @description Size and cost figures of one rendered page.
      * @example {
@@ -359,7 +397,19 @@ export interface components {
       verified_at: string;
       /** @description How long after a successful fetch a URL is due again; null → scheduler default. */
       revisit_interval_seconds?: number | null;
-    };
+    } & (
+      | {
+          /** @enum {string} */
+          verdict?: 'csr' | 'partial' | 'ssr';
+          /** @enum {string|null} */
+          undetermined_reason?: null;
+        }
+      | {
+          /** @enum {string} */
+          verdict?: 'unknown';
+          undetermined_reason?: components['schemas']['UndeterminedReason'];
+        }
+    );
     /**
      * @description Answer of POST /v1/rules.
      * @example {
@@ -772,6 +822,21 @@ export interface components {
         'application/json': components['schemas']['ErrorBody'];
       };
     };
+    /** @description The operation is in the contract but this build of the service does not implement it yet (a scaffolded handler). Nothing changed; do not retry against the same build. */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "error_code": "not_implemented",
+         *       "message": "claimDomains is not implemented yet"
+         *     }
+         */
+        'application/json': components['schemas']['ErrorBody'];
+      };
+    };
     /** @description The request body exceeds the service's body limit. */
     PayloadTooLarge: {
       headers: {
@@ -868,6 +933,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -942,6 +1008,7 @@ export interface operations {
       };
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -986,6 +1053,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1016,6 +1084,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1047,6 +1116,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1078,6 +1148,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1124,6 +1195,7 @@ export interface operations {
         };
       };
       500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

@@ -18,9 +18,11 @@ export interface TreeUsage {
   readonly cpuSamples: readonly CpuSample[];
 }
 
-interface ProcessEntry {
+export interface ProcessEntry {
   readonly pid: number;
   readonly parentPid: number;
+  /** R, S, D, … — Z for a zombie (exited, waiting to be reaped: it runs nothing). */
+  readonly state: string;
   /** Clock ticks since boot: tells a process from a later one that got its pid. */
   readonly startTime: string;
   readonly rssBytes: number;
@@ -32,7 +34,7 @@ const PAGE_SIZE_BYTES = 4096;
 /** USER_HZ: /proc reports CPU times in these ticks (100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-function readProcessEntry(pid: number): ProcessEntry | undefined {
+export function readProcessEntry(pid: number): ProcessEntry | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may itself contain spaces and parentheses).
@@ -40,6 +42,7 @@ function readProcessEntry(pid: number): ProcessEntry | undefined {
     return {
       pid,
       parentPid: Number(fields[1]),
+      state: fields[0],
       startTime: fields[19],
       rssBytes: Number(fields[21]) * PAGE_SIZE_BYTES,
       cpuTicks: fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
@@ -88,6 +91,12 @@ export function listProcessTree(rootPid: number): ProcessEntry[] {
     queue.push(...(childrenOf.get(entry.pid) ?? []));
   }
   return tree;
+}
+
+/** Whether `entry`'s process still runs: same pid and start time, and not a zombie. */
+export function isStillRunning(entry: Pick<ProcessEntry, 'pid' | 'startTime'>): boolean {
+  const current = readProcessEntry(entry.pid);
+  return current !== undefined && current.startTime === entry.startTime && current.state !== 'Z';
 }
 
 /**

@@ -40,10 +40,13 @@ function sendHtml(response: ServerResponse, status: number, html: string, extraH
   response.end(html);
 }
 
-/** Answers after `delayMs`, unless the client gave up first. */
-function later(request: IncomingMessage, delayMs: number, answer: () => void): void {
+/**
+ * Answers after `delayMs`, unless the client gave up first. Listens on the response, not the
+ * socket: a kept-alive socket serves many requests, and a listener per request would pile up on it.
+ */
+function later(response: ServerResponse, delayMs: number, answer: () => void): void {
   const timer = setTimeout(answer, delayMs);
-  request.socket.once('close', () => clearTimeout(timer));
+  response.once('close', () => clearTimeout(timer));
 }
 
 function robotsTxt(context: DemoHostContext): string {
@@ -104,7 +107,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
     case '/sitemap.xml':
       return validated('application/xml; charset=utf-8', sitemapXml(context), 'no-cache');
     case '/api/articles':
-      return later(request, context.contentXhrDelayMs, () =>
+      return later(response, context.contentXhrDelayMs, () =>
         sendJson(
           response,
           200,
@@ -116,7 +119,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
       if (article === undefined || article.kind !== 'static') {
         return sendJson(response, 404, { error: 'no such article' });
       }
-      return later(request, context.contentXhrDelayMs, () =>
+      return later(response, context.contentXhrDelayMs, () =>
         sendJson(response, 200, articleContent(article, context.hostIndex, context.baseUrls)),
       );
     }
@@ -128,7 +131,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Demo
       return sendJson(response, 200, { isLate: true });
     case '/slow': {
       const delayMs = clampedNumber(parameter('delay_ms'), 3000, 0, 30_000);
-      return later(request, delayMs, () => sendHtml(response, 200, slowPage(delayMs)));
+      return later(response, delayMs, () => sendHtml(response, 200, slowPage(delayMs)));
     }
     case '/redirect':
       response.writeHead(302, { location: parameter('to') ?? '/' }).end();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing on this machine, and nothing else:
 # npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
-# `npm run generate`), and the system Chromium (the renderer). Safe to run repeatedly: each step
+# `npm run generate`), the system Chromium (the renderer), and schemathesis in .tools/schemathesis
+# (for `npm run fuzz`). Safe to run repeatedly: each step
 # checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,4 +46,7 @@ if [ ! -x "$chromium_path" ]; then
   can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
   apt_install chromium
 fi
+# 5. The fuzzer of `npm run fuzz` (schemathesis, pinned) in a virtual environment of our own.
+bash scripts/setup/ensure-schemathesis.sh
+
 done_step "toolchain ready (node $(node -v), $(java -version 2>&1 | head -n1), $("$chromium_path" --version 2>/dev/null | head -n1))"

@@ -51,6 +51,7 @@ export function downloaderServiceDefinition(
           logger,
           registry,
           hostLookup: dependencies.hostLookup,
+          browserProfileRoot: join(config.dataDirectory, 'downloader', 'browser-profiles'),
         });
       } catch (error) {
         await backend.close();

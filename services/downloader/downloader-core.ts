@@ -29,6 +29,11 @@ export interface DownloaderCoreDependencies {
   readonly registry: Registry;
   /** DNS (tests pass one that never asks a resolver). */
   readonly hostLookup?: HostLookup;
+  /**
+   * Chromium profiles (`<data dir>/downloader/browser-profiles`; what a killed run left there is
+   * removed at start). Default: a temporary directory of the engine's own.
+   */
+  readonly browserProfileRoot?: string;
 }
 
 /** Shutdown budget, inside the service host's 15 s: renders 6 s, reports 3 s, browser 2 s. */
@@ -137,6 +142,7 @@ export class DownloaderCore {
       quietWindowMs: settings.quietWindowMs,
       maxContentBytes: settings.maxContentBytes,
       stopGraceMs: ENGINE_STOP_GRACE_MS,
+      profileRoot: dependencies.browserProfileRoot,
       observer: {
         browserLost: (event) => {
           this.metrics.browserLossCount.inc();
@@ -214,9 +220,17 @@ export class DownloaderCore {
         user_agent: settings.userAgent,
         allow_destinations: settings.allowDestinations,
         is_lease_loop_enabled: core.leaseLoop !== undefined,
+        browser_containment: core.engine.browserContainmentKind,
+        swept_browser_profile_count: core.engine.sweptProfileCount,
       },
       'downloader core ready',
     );
+    if (!core.engine.browserContainmentKind?.endsWith('pid_namespace')) {
+      dependencies.logger.warn(
+        { browser_containment: core.engine.browserContainmentKind },
+        'Chromium cannot run in a PID namespace here: after a kill -9 its helper processes may outlive the downloader for a moment',
+      );
+    }
     if (settings.contactUrl.includes('example.invalid')) {
       dependencies.logger.warn('--contact-url is a placeholder: site owners cannot reach you');
     }

@@ -285,8 +285,13 @@ describe('bad input is refused with the contract error and changes nothing', () 
     [{ url: 'http://127.0.0.2/', timeout_ms: 500 }, 400, 'invalid_request'],
     [{ url: 'http://127.0.0.2/', min_interval_ms: -1 }, 400, 'invalid_request'],
     [{ url: 'http://user:secret@127.0.0.2/' }, 400, 'invalid_request'],
-    [{ url: 'ftp://127.0.0.2/file' }, 400, 'destination_not_allowed'],
-    [{ url: 'file:///etc/passwd' }, 400, 'destination_not_allowed'],
+    // Not an absolute http(s) URL: the schema's pattern says so (CONTRACT.md §二).
+    [{ url: 'ftp://127.0.0.2/file' }, 400, 'invalid_request'],
+    [{ url: 'file:///etc/passwd' }, 400, 'invalid_request'],
+    [{ url: 'http:127.0.0.2/' }, 400, 'invalid_request'],
+    [{ url: 'http://127.0.0.2/a b' }, 400, 'invalid_request'],
+    // Allowed by the pattern, refused by the operator's destination policy.
+    [{ url: 'http://10.1.2.3/' }, 400, 'destination_not_allowed'],
   ])('%j → %i %s', async (body, status, errorCode) => {
     const before = site.accessLog.list().length;
     const response = await fetch(`${downloader.url}/v1/render`, {

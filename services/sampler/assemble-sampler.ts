@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
-import { SchedulerClient } from '../../generated/scheduler';
+import { SchedulerClient, type components as SchedulerComponents } from '../../generated/scheduler';
 import { createSamplerRouter } from '../../generated/sampler';
 import openApiDocument from '../../generated/sampler/openapi.json';
 import type { ServiceDefinition } from '../common/service-host/run-service';
@@ -20,6 +20,8 @@ import { SamplerCore } from './sampler-core';
 import { SAMPLER_SETTINGS, type SamplerSettingValues } from './sampler-settings';
 import type { DomainSampler } from './sampling/domain-sampler';
 import { SamplingProcedure } from './sampling/sampling-procedure';
+
+type DomainRuleVariant = SchedulerComponents['schemas']['DomainRule'];
 
 /** What tests may replace; production uses the defaults. */
 export interface SamplerDependencies {
@@ -108,7 +110,10 @@ function schedulerEdgesOf(settings: SamplerSettingValues): {
   return {
     listCandidates: async (limit, signal) =>
       (await client.listDomainCandidates({ limit }, { signal })).domain_list,
-    submitRules: (ruleList, signal) => client.submitRules({ rule_list: ruleList }, { signal }),
+    // The rule book keeps each rule's verdict/undetermined_reason pairing (the schema's variants);
+    // the generated type states that pairing as a union the flat document cannot show.
+    submitRules: (ruleList, signal) =>
+      client.submitRules({ rule_list: ruleList as DomainRuleVariant[] }, { signal }),
   };
 }
 

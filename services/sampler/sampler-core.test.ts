@@ -8,8 +8,10 @@ import type { SampleTaskDocument } from './storage/sampler-documents';
 import { openTestCore, type TestCore } from './testing/sampler-core-fixture';
 import { ScriptedDomainSampler, type ScriptedOutcome } from './testing/scripted-domain-sampler';
 import { waitFor } from './testing/wait-for';
+import type { DomainRuleWire } from './storage/sampler-documents';
 
-type DomainRule = components['schemas']['DomainRule'];
+// The rule's fields as one flat shape (the generated DomainRule is a union of its verdict variants).
+type DomainRule = DomainRuleWire;
 
 /*
  * The sampler's claim, hint and backoff logic on real LMDB with a manual clock: claims expire by

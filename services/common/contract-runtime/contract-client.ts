@@ -1,5 +1,6 @@
 import { ContractHttpError, ContractTransportError, TooManyRequestsError } from './client-errors';
 import type { HttpMethod, RetryPolicy } from './operation-definition';
+import { deadlineBoundedPauseMs, PeerReachability } from './peer-reachability';
 import { backoffDelayMs, sleep } from './retry-backoff';
 
 export interface ContractClientOptions {
@@ -33,6 +34,11 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Aborts the call, including an until-success retry loop (e.g. on shutdown). */
   signal?: AbortSignal;
+  /**
+   * Epoch ms before which an answer is worth most (a report: its lease's expiry). Pauses between
+   * retries are then at most half the time left, so a try lands soon after the peer returns.
+   */
+  retryDeadlineAtMs?: number;
 }
 
 export interface ContractCall {
@@ -57,6 +63,11 @@ const retryableStatuses = new Set([500, 502, 503, 504]);
 export class ContractClient {
   protected readonly options: Required<Omit<ContractClientOptions, 'onRetry' | 'userAgent'>> &
     Pick<ContractClientOptions, 'onRetry' | 'userAgent'>;
+  /**
+   * Notified of every answer the peer gives; a retry pause of any call of this client ends as soon
+   * as another call was answered (the peer is back).
+   */
+  readonly reachability = new PeerReachability();
 
   constructor(options: ContractClientOptions) {
     this.options = {
@@ -87,10 +98,14 @@ export class ContractClient {
       const delayMs =
         outcome.retryAfterSeconds !== undefined
           ? outcome.retryAfterSeconds * 1000
-          : backoffDelayMs(
-              attemptNumber,
-              this.options.initialBackoffMs,
-              this.options.maximumBackoffMs,
+          : deadlineBoundedPauseMs(
+              backoffDelayMs(
+                attemptNumber,
+                this.options.initialBackoffMs,
+                this.options.maximumBackoffMs,
+              ),
+              callOptions.retryDeadlineAtMs,
+              Date.now(),
             );
       this.options.onRetry?.({
         operationId: call.operationId,
@@ -98,7 +113,12 @@ export class ContractClient {
         delayMs,
         reason: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
       });
-      await sleep(delayMs, callOptions.signal);
+      // A 429's Retry-After is the peer's own word: honoured in full, never cut short.
+      if (outcome.retryAfterSeconds !== undefined) {
+        await sleep(delayMs, callOptions.signal);
+      } else {
+        await this.reachability.pause(delayMs, callOptions.signal);
+      }
     }
   }
 
@@ -126,6 +146,8 @@ export class ContractClient {
       return { kind: 'error', error, isRetryable: true };
     }
 
+    // Below 500 the peer is up and working (a 5xx may be a proxy, or a peer that cannot work).
+    if (response.status < 500) this.reachability.noteAnswered();
     const text = await response.text().catch(() => '');
     const parsed = parseJson(text);
     if (response.ok) {

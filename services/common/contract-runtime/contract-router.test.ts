@@ -447,3 +447,76 @@ describe('generated router: answers and errors', () => {
     }
   });
 });
+
+describe('service app: what is logged as an error', () => {
+  it('logs expected outcomes (501, 502 render_failed) below error and without a made-up stack; a fault is one error with its own stack', async () => {
+    const server = await startScheduler(
+      {
+        leaseTasks: async () => {
+          throw new ContractError(502, 'render_failed', 'the origin answered 503', {
+            failReason: 'http_server_error',
+          });
+        },
+        reportLease: async () => {
+          throw new Error('a bug in the handler');
+        },
+      },
+      // 502 is not declared on GET /v1/lease: this test looks at levels, not at declarations.
+      { shouldValidateResponses: false },
+    );
+    try {
+      const headers = {
+        Authorization: `Bearer ${serviceToken}`,
+        'Content-Type': 'application/json',
+      };
+      const answers = await Promise.all([
+        fetch(`${server.url}/v1/lease?worker_id=w3`, { headers }),
+        fetch(`${server.url}/v1/seeds`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ seed_list: [{ url: 'https://a.example/' }] }),
+        }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([502, 501]);
+      const fault = await fetch(`${server.url}/v1/report`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] }),
+      });
+      expect(fault.status).toBe(500);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      const lines = server.logLines();
+      const ERROR_LEVEL = 50;
+      const errors = lines.filter((line) => (line.level as number) >= ERROR_LEVEL);
+      // The fault: logged once with the handler's own stack, and the request line says 500.
+      expect(errors.map((line) => line.msg)).toEqual(
+        expect.arrayContaining(['unhandled error in handler']),
+      );
+      const handlerError = errors.find((line) => line.msg === 'unhandled error in handler');
+      expect((handlerError?.err as { stack: string }).stack).toContain('a bug in the handler');
+      for (const line of errors) {
+        expect(JSON.stringify(line)).not.toContain('failed with status code');
+      }
+      // The expected outcomes: request lines for 501 and 502 below error, none with a stack.
+      const requestLines = lines.filter(
+        (line) => (line.res as { status_code?: number } | undefined)?.status_code !== undefined,
+      );
+      const statusLevels = requestLines.map((line) => [
+        (line.res as { status_code: number }).status_code,
+        (line.level as number) >= ERROR_LEVEL,
+        'err' in line,
+      ]);
+      expect(statusLevels).toEqual(
+        expect.arrayContaining([
+          [502, false, false],
+          [501, false, false],
+          [500, true, false],
+        ]),
+      );
+      expect(errors).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
+import { answerLogLevel } from './answer-log-level';
 import { readBearerToken } from './bearer-token';
 import {
   type CallerIdentity,
@@ -8,6 +9,7 @@ import {
   tokenKindBySecurityScheme,
 } from './caller-identity';
 import {
+  badRequest,
   ContractError,
   internalError,
   invalidRequest,
@@ -15,6 +17,7 @@ import {
   unauthorized,
   wrongTokenKind,
   type ErrorBodyWire,
+  type ErrorCode,
 } from './contract-error';
 import type { ContractMetrics } from './contract-metrics';
 import {
@@ -212,7 +215,10 @@ function validateInput(
       reportUnknownField(options, log, definition, 'body', field);
     }
     if (!bodyCheck.validate(body)) {
-      throw invalidRequest(describeValidationErrors('body', bodyCheck.validate.errors));
+      // A body that breaks only a variant rule answers the code its schema names for it.
+      const failure = validators.describeFailure(bodyCheck, body, 'body');
+      const code = (failure.violationErrorCode as ErrorCode | undefined) ?? 'invalid_request';
+      throw badRequest(code, failure.message);
     }
   }
   return { query, path, body };
@@ -251,10 +257,9 @@ function assertResponseMatches(
   const check = validators.response(definition, status);
   if (check && !check.validate(result)) {
     throw new ResponseContractViolation(
-      `answer of ${definition.operationId} violates the contract: ${describeValidationErrors(
-        'response',
-        check.validate.errors,
-      )}`,
+      `answer of ${definition.operationId} violates the contract: ${
+        validators.describeFailure(check, result, 'response').message
+      }`,
     );
   }
 }
@@ -285,7 +290,9 @@ class ResponseContractViolation extends Error {}
 
 function toErrorAnswer(error: unknown, log: Logger): { status: number; body: ErrorBodyWire } {
   if (error instanceof ContractError) {
-    if (error.status >= 500) log.warn({ error_code: error.errorCode }, error.message);
+    if (error.status >= 500) {
+      log[answerLogLevel(error.status)]({ error_code: error.errorCode }, error.message);
+    }
     return { status: error.status, body: error.toBody() };
   }
   if (error instanceof ResponseContractViolation) {

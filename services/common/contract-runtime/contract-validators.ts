@@ -1,6 +1,11 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { normalizeOpenApiSchema } from './json-schema-normalizer';
+import {
+  VariantExplainer,
+  VIOLATION_ERROR_CODE_KEYWORD,
+  withoutVariantRules,
+} from './variant-violations';
 import type { OperationDefinition } from './operation-definition';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 
@@ -8,6 +13,15 @@ import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-
 export interface CompiledSchema {
   validate: ValidateFunction;
   schema: JsonSchema;
+  /** The same check without variant rules (oneOf refinements); set for bodies and answers. */
+  validateWithoutVariants?: ValidateFunction;
+}
+
+/** Why a value failed its check: the message, and the error_code a variant rule names. */
+export interface ValidationFailure {
+  message: string;
+  /** Set when only a variant rule was broken and its schema names a code (x-violation-error-code). */
+  violationErrorCode: string | undefined;
 }
 
 /**
@@ -19,7 +33,9 @@ export interface CompiledSchema {
  */
 export class ContractValidators {
   private readonly bodyAjv: Ajv;
+  private readonly bodyWithoutVariantsAjv: Ajv;
   private readonly parameterAjv: Ajv;
+  private readonly explainer: VariantExplainer;
   private readonly definitions: Record<string, unknown>;
   private readonly cache = new Map<string, CompiledSchema | null>();
 
@@ -34,19 +50,68 @@ export class ContractValidators {
       ]),
     );
     this.bodyAjv = this.createAjv({ coerceTypes: false });
+    this.bodyWithoutVariantsAjv = this.createAjv(
+      { coerceTypes: false },
+      withoutVariantRules(this.definitions) as Record<string, unknown>,
+    );
     this.parameterAjv = this.createAjv({ coerceTypes: true });
+    this.explainer = new VariantExplainer(this.bodyAjv);
   }
 
-  private createAjv(options: { coerceTypes: boolean }): Ajv {
+  /**
+   * Why `value` failed `check` (which just ran on it): a value that breaks only variant rules is
+   * explained by the variant it is closest to ("as failed, object_id: must be null") and carries
+   * the code the rule's schema names; anything else is described without the variants' noise.
+   */
+  describeFailure(check: CompiledSchema, value: unknown, location: string): ValidationFailure {
+    const withoutVariants = check.validateWithoutVariants;
+    if (withoutVariants === undefined || !withoutVariants(value)) {
+      return {
+        message: describeValidationErrors(
+          location,
+          (withoutVariants ?? check.validate).errors ?? check.validate.errors,
+        ),
+        violationErrorCode: undefined,
+      };
+    }
+    const explanations = this.explainer.explain(check.validate.errors ?? []);
+    const message = explanations
+      .map((explanation) => {
+        const where = describeValidationErrors(location, [
+          { instancePath: explanation.instancePath, keyword: 'oneOf', message: '' } as ErrorObject,
+        ]).replace(/: $/, '');
+        const details = describeValidationErrors('', explanation.closestErrors)
+          .split('; ')
+          .map((line) => line.replace(/^\./, ''))
+          .join(', ');
+        const variant = explanation.closestTitle ?? 'its closest variant';
+        return `${where}: as ${variant}, ${details}`;
+      })
+      .join('; ');
+    const codes = new Set(explanations.map((explanation) => explanation.violationErrorCode));
+    const [code] = [...codes];
+    return {
+      message: message || describeValidationErrors(location, check.validate.errors),
+      violationErrorCode: codes.size === 1 ? code : undefined,
+    };
+  }
+
+  private createAjv(
+    options: { coerceTypes: boolean },
+    definitions: Record<string, unknown> = this.definitions,
+  ): Ajv {
     const ajv = new Ajv({
       allErrors: true,
       useDefaults: true,
       coerceTypes: options.coerceTypes,
       strict: true,
       strictRequired: false,
+      // oneOf errors then carry their variant schemas (their titles name the variants in messages).
+      verbose: true,
     });
     addFormats(ajv);
-    ajv.addSchema({ $id: this.documentId, definitions: this.definitions });
+    ajv.addVocabulary([VIOLATION_ERROR_CODE_KEYWORD]);
+    ajv.addSchema({ $id: this.documentId, definitions });
     return ajv;
   }
 
@@ -115,7 +180,13 @@ export class ContractValidators {
 
   private compileBody(schema: JsonSchema): CompiledSchema {
     const normalized = normalizeOpenApiSchema(schema, this.documentId) as JsonSchema;
-    return { validate: this.bodyAjv.compile(normalized), schema: normalized };
+    return {
+      validate: this.bodyAjv.compile(normalized),
+      schema: normalized,
+      validateWithoutVariants: this.bodyWithoutVariantsAjv.compile(
+        withoutVariantRules(normalized) as JsonSchema,
+      ),
+    };
   }
 
   private memoize(key: string, build: () => CompiledSchema | null): CompiledSchema | null {
@@ -130,13 +201,26 @@ export function describeValidationErrors(
   errors: ErrorObject[] | null | undefined,
 ): string {
   if (!errors || errors.length === 0) return `${location}: invalid`;
+  const whereOf = (error: ErrorObject) =>
+    (location + error.instancePath.replace(/\//g, '.')).replace(/\.(\d+)/g, '[$1]');
   const lines = new Set<string>();
+  // anyOf wrappers (from `nullable`) repeat the inner error and add a noisy "must be null".
+  const nullableWrappers = new Set(
+    errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath),
+  );
+  // A value outside an enum also fails the enum's `type`: the enum alone says it all.
+  const enumPaths = new Set(
+    errors.filter((error) => error.keyword === 'enum').map((error) => error.instancePath),
+  );
   for (const error of errors) {
-    // anyOf wrappers (from `nullable`) repeat the inner error and add a noisy "must be null".
-    if (error.keyword === 'anyOf' || (error.keyword === 'type' && error.params.type === 'null')) {
-      continue;
-    }
-    const where = (location + error.instancePath.replace(/\//g, '.')).replace(/\.(\d+)/g, '[$1]');
+    if (error.keyword === 'type' && enumPaths.has(error.instancePath)) continue;
+    const isWrapperNoise =
+      error.keyword === 'anyOf' ||
+      (error.keyword === 'type' &&
+        error.params.type === 'null' &&
+        nullableWrappers.has(error.instancePath));
+    if (isWrapperNoise) continue;
+    const where = whereOf(error);
     const detail =
       error.keyword === 'required'
         ? `missing required field ${String(error.params.missingProperty)}`

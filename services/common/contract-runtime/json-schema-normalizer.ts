@@ -1,4 +1,5 @@
 import type { JsonSchema } from './openapi-document';
+import { VIOLATION_ERROR_CODE_KEYWORD } from './variant-violations';
 
 /**
  * Turns an OpenAPI 3.0 schema into plain JSON Schema (draft-07) for ajv.
@@ -8,7 +9,10 @@ import type { JsonSchema } from './openapi-document';
  *   for null (the referenced object schema says `type: object`). `default` and `description` move
  *   to the wrapper so ajv's useDefaults still applies them.
  * - `null` listed in a nullable enum is dropped from the inner enum (the wrapper admits it).
- * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules.
+ * - `example` and vendor extensions (`x-…`) are removed: they are documentation, not rules —
+ *   except `x-violation-error-code`, which the router reads off a failing schema.
+ * - A nullable schema whose enum is only `null` (OpenAPI 3.0's "must be null") becomes
+ *   `{type: 'null'}`.
  * - Local references `#/components/schemas/X` are rewritten to `<documentId>#/definitions/X`.
  */
 export function normalizeOpenApiSchema(schema: unknown, documentId: string): unknown {
@@ -18,7 +22,10 @@ export function normalizeOpenApiSchema(schema: unknown, documentId: string): unk
   const source = schema as JsonSchema;
   const inner: JsonSchema = {};
   for (const [keyword, value] of Object.entries(source)) {
-    if (keyword === 'example' || keyword === 'nullable' || keyword.startsWith('x-')) continue;
+    const isDocumentation =
+      keyword === 'example' ||
+      (keyword.startsWith('x-') && keyword !== VIOLATION_ERROR_CODE_KEYWORD);
+    if (isDocumentation || keyword === 'nullable') continue;
     if (keyword === '$ref' && typeof value === 'string') {
       inner.$ref = value.replace('#/components/schemas/', `${documentId}#/definitions/`);
       continue;
@@ -45,7 +52,10 @@ export function normalizeOpenApiSchema(schema: unknown, documentId: string): unk
       delete inner[keyword];
     }
   }
-  if (Array.isArray(inner.enum)) inner.enum = inner.enum.filter((value) => value !== null);
+  if (Array.isArray(inner.enum)) {
+    inner.enum = inner.enum.filter((value) => value !== null);
+    if ((inner.enum as unknown[]).length === 0) return { ...wrapper, type: 'null' };
+  }
   wrapper.anyOf = [inner, { type: 'null' }];
   return wrapper;
 }

@@ -8,6 +8,7 @@ import express, {
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
+import { answerLogLevel } from '../contract-runtime/answer-log-level';
 import { sendErrorBody } from '../contract-runtime/error-answer';
 import { addApiReferenceRoutes } from './api-reference-routes';
 
@@ -36,13 +37,17 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(
     pinoHttp({
       logger: options.logger,
-      // Successful calls are the lease loop's heartbeat: keep them at debug, surface the rest.
       customLogLevel: (_request, response, error) =>
-        error || response.statusCode >= 500
-          ? 'error'
-          : response.statusCode >= 400
-            ? 'warn'
-            : 'debug',
+        error ? 'error' : answerLogLevel(response.statusCode),
+      // For every 5xx pino-http makes up an Error ("failed with status code 502") and logs its
+      // stack — a trace of the logger itself, pointing at nothing. A real fault is logged where
+      // it happened, with its own stack (the router, the error handler below); the request line
+      // says only what was answered.
+      customErrorObject: (_request, _response, _error, fields: Record<string, unknown>) => ({
+        res: fields.res,
+        responseTime: fields.responseTime,
+      }),
+      customErrorMessage: () => 'request completed',
       autoLogging: {
         ignore: (request) =>
           request.url === '/healthz' ||

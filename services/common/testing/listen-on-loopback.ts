@@ -2,17 +2,21 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 
-/** Starts `app` on 127.0.0.1 with an ephemeral port; returns its base URL and a closer. */
+/**
+ * Starts `app` on 127.0.0.1 with an ephemeral port (or `port`: a restart on the same address);
+ * returns its base URL and a closer.
+ */
 export async function listenOnLoopback(
   app: Express,
+  port = 0,
 ): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
     listening.once('error', reject);
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { SchedulerClient } from '../../../generated/scheduler';
 import { ContractHttpError } from '../../common/contract-runtime/client-errors';
+import { deadlineBoundedPauseMs } from '../../common/contract-runtime/peer-reachability';
 import { sleep } from '../../common/contract-runtime/retry-backoff';
 import type { DownloaderMetrics } from '../downloader-metrics';
 import type { ReportOutbox, ReportOutboxTask } from './report-outbox';
@@ -58,11 +59,15 @@ export class ReportDelivery {
     const log = this.logger.child({ lease_id: row.lease_id });
     let body: ReportBody = row;
     let pauseMs = FIRST_PAUSE_MS;
+    // A report is worth most before its lease expires (after that it is answered stale and its
+    // URLs are fetched again): retries get denser as the expiry nears, and a pause ends as soon
+    // as the scheduler answers any call again (see ContractClient.reachability).
+    const retryDeadlineAtMs = Date.parse(row.expires_at);
     for (;;) {
       try {
         const answer = await this.client.reportLease(
           { lease_id: body.lease_id, worker_id: body.worker_id, result_list: body.result_list },
-          { signal },
+          { signal, retryDeadlineAtMs },
         );
         await this.clear(row);
         const result = answer.is_stale_lease ? 'stale_lease' : 'acknowledged';
@@ -118,7 +123,9 @@ export class ReportDelivery {
           log.warn({ err: error }, 'report failed; trying again');
         }
         this.metrics.reportRetryCount.inc();
-        await sleep(pauseMs, signal).catch(() => undefined);
+        await sleep(deadlineBoundedPauseMs(pauseMs, retryDeadlineAtMs, Date.now()), signal).catch(
+          () => undefined,
+        );
         pauseMs = Math.min(MAXIMUM_PAUSE_MS, pauseMs * 2);
       }
     }

@@ -57,12 +57,16 @@ export function reportResultOf(
   switch (outcome.kind) {
     case 'page': {
       const { page, statistics } = outcome;
+      // done and empty must name a stored object (CONTRACT.md §三). Without one (not the case
+      // today: a failed store throws before) the result is left out and the scheduler re-queues
+      // the URL at once — reported as done without an object, the whole report would be refused.
+      if (result.pageObject === undefined) return undefined;
       return {
         url_hash: task.url_hash,
         url: task.url,
         fetch_status: page.fetch_status,
         fail_reason: null,
-        object_id: result.pageObject?.object_id ?? null,
+        object_id: result.pageObject.object_id,
         statistics,
         health_signal: page.health_signal,
         link_list: page.link_list,

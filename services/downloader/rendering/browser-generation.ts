@@ -1,13 +1,23 @@
-import puppeteer, { Browser, CDPSession, Page } from 'puppeteer-core';
+import type { ChildProcess } from 'node:child_process';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { BLOCKED_URL_PATTERNS } from './blocked-resources';
-import { chromiumArguments } from './chromium-arguments';
+import { launchBrowser, type BrowserLaunchSettings } from './browser-launch';
 
-export interface BrowserLaunchSettings {
-  readonly executablePath: string;
-  readonly proxyUrl: string;
-  /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
-  readonly crawlerUserAgent: string;
-  readonly extraArguments?: readonly string[];
+export type { BrowserLaunchSettings } from './browser-launch';
+
+const KILL_WAIT_MS = 2000;
+
+async function killAndWait(child: ChildProcess | null): Promise<void> {
+  if (child === null || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, KILL_WAIT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  child.kill('SIGKILL');
+  await exited;
 }
 
 /**
@@ -88,6 +98,9 @@ export class BrowserGeneration {
   private constructor(
     readonly browser: Browser,
     readonly sequenceNumber: number,
+    private readonly settings: BrowserLaunchSettings,
+    /** Removed once the browser closed (a killed downloader's profiles are swept at start). */
+    readonly profileDirectory: string,
   ) {
     this.lost = new Promise((resolve) => {
       browser.once('disconnected', () => {
@@ -101,23 +114,21 @@ export class BrowserGeneration {
     settings: BrowserLaunchSettings,
     sequenceNumber: number,
   ): Promise<BrowserGeneration> {
-    const browser = await puppeteer.launch({
-      executablePath: settings.executablePath,
-      headless: true,
-      // DevTools over a pipe: no debugging port that a page (or anything else) could reach.
-      pipe: true,
-      // Keep Chromium's popup blocker (puppeteer turns it off by default).
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
-      // No userDataDir: puppeteer creates a fresh temporary profile and removes it on close.
-      args: [...chromiumArguments(settings.proxyUrl), ...(settings.extraArguments ?? [])],
-      defaultViewport: { width: 1280, height: 900 },
-      protocolTimeout: 30_000,
-    });
-    const generation = new BrowserGeneration(browser, sequenceNumber);
-    generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
+    const { browser, profileDirectory } = await launchBrowser(settings);
+    const generation = new BrowserGeneration(browser, sequenceNumber, settings, profileDirectory);
+    try {
+      generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
+    } catch (error) {
+      await generation.close();
+      throw error;
+    }
     return generation;
   }
 
+  /**
+   * Process id of the launched command: Chromium itself, or the containment's `unshare` whose
+   * death takes Chromium's whole PID namespace with it (tests kill it to simulate a crash).
+   */
   get processId(): number | undefined {
     return this.browser.process()?.pid;
   }
@@ -170,8 +181,10 @@ export class BrowserGeneration {
     this.isClosing = true;
     this.isRetiring = true;
     for (const idle of this.idlePages) clearTimeout(idle.timer);
-    // close() also reaps the process and deletes the temporary profile.
-    await this.browser.close().catch(() => this.browser.process()?.kill('SIGKILL'));
+    // close() also reaps the process; a browser that does not answer is killed (and awaited, so
+    // its profile is not removed under a process still writing to it).
+    await this.browser.close().catch(() => killAndWait(this.browser.process()));
+    await this.settings.profiles.remove(this.profileDirectory);
   }
 
   private async createPage(): Promise<PooledPage> {

@@ -4,7 +4,13 @@ import { DestinationResolver, HostLookup } from '../egress/destination-resolver'
 import { EgressError } from '../egress/egress-error';
 import { EgressProxy } from '../egress/egress-proxy';
 import { DEFAULT_CRAWLER_USER_AGENT } from '../egress/plain-http-fetch';
+import {
+  detectBrowserContainment,
+  type BrowserContainment,
+  type ContainmentKind,
+} from './browser-containment';
 import { PooledPage, watchForCrash } from './browser-generation';
+import { BrowserProfiles } from './browser-profiles';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
 import { PagePool } from './page-pool';
@@ -45,6 +51,11 @@ export interface RenderEngineOptions {
   readonly observer?: RenderEngineObserver;
   /** How long stop() lets renders in flight finish before closing the browser (default 10 s). */
   readonly stopGraceMs?: number;
+  /**
+   * Where browser profiles live (a service: under its data directory; what an earlier run left
+   * there is removed at start). Default: a temporary directory of this engine's own.
+   */
+  readonly profileRoot?: string;
 }
 
 /** Past the render's own timeout, how long we still wait before declaring the page hung. */
@@ -72,6 +83,8 @@ export class RenderEngine {
   private readonly resolver: DestinationResolver;
   private readonly proxy: EgressProxy;
   private pool: PagePool | undefined;
+  private profiles: BrowserProfiles | undefined;
+  private containment: BrowserContainment | undefined;
   private readonly waitSelectors = new WaitSelectorCache();
   private readonly inFlight = new Set<Promise<RenderOutcome>>();
   private readonly outcomeCounts: Record<string, number> = {};
@@ -104,6 +117,11 @@ export class RenderEngine {
 
   /** Starts the egress proxy and the first browser; throws when Chromium can't be launched. */
   async start(): Promise<void> {
+    this.profiles =
+      this.options.profileRoot === undefined
+        ? await BrowserProfiles.temporary()
+        : await BrowserProfiles.underDataDirectory(this.options.profileRoot);
+    this.containment = detectBrowserContainment();
     await this.proxy.start();
     const observer = this.options.observer;
     this.pool = new PagePool({
@@ -115,6 +133,8 @@ export class RenderEngine {
         proxyUrl: this.proxy.proxyUrl,
         crawlerUserAgent: this.userAgent,
         extraArguments: this.options.extraChromiumArguments,
+        profiles: this.profiles,
+        containment: this.containment,
       },
       events: {
         browserStarted: (generation) =>
@@ -144,6 +164,17 @@ export class RenderEngine {
     grace.cancel();
     await this.pool?.close();
     await this.proxy.stop();
+    await this.profiles?.dispose();
+  }
+
+  /** How Chromium is tied to this process (browser-containment.ts); known once started. */
+  get browserContainmentKind(): ContainmentKind | undefined {
+    return this.containment?.kind;
+  }
+
+  /** Profiles an earlier run left under `profileRoot`, removed at start. */
+  get sweptProfileCount(): number {
+    return this.profiles?.sweptCount ?? 0;
   }
 
   /** Renders (or plainly fetches) one URL. Never rejects for page-level problems. */

@@ -49,8 +49,13 @@ export interface FakeScheduler {
    * lease_ttl_seconds asked (a real scheduler's clock may run ahead of the downloader's).
    */
   leaseLifetimeSeconds: number | undefined;
+  /** When each lease's first report was acknowledged (epoch ms). */
+  readonly acknowledgedAtMs: Map<string, number>;
   /** Reports received for a lease id. */
   reportsOf(leaseId: string): ReportRequest[];
+  /** An outage: the port closes (connections refused) until bringBack() listens on it again. */
+  takeDown(): Promise<void>;
+  bringBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +88,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   const reportAttempts: string[] = [];
   const reportFailures: FakeScheduler['reportFailures'] = [];
   const leased = new Map<string, number>();
+  const acknowledgedAtMs = new Map<string, number>();
   const fake: FakeScheduler & { url: string; close: () => Promise<void> } = {
     url: '',
     queue,
@@ -90,8 +96,11 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     reports,
     reportAttempts,
     reportFailures,
+    acknowledgedAtMs,
     leaseLifetimeSeconds: undefined,
     reportsOf: (leaseId) => reports.filter((report) => report.lease_id === leaseId),
+    takeDown: async () => undefined,
+    bringBack: async () => undefined,
     close: async () => undefined,
   };
   // Every operation the contract has (it grows) answers 501; the fake plays lease and report.
@@ -134,6 +143,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
         throw new ContractError(failure.status, failure.errorCode, 'scripted failure of the fake');
       }
       reports.push(body);
+      if (!acknowledgedAtMs.has(body.lease_id)) acknowledgedAtMs.set(body.lease_id, Date.now());
       const taskCount = leased.get(body.lease_id) ?? body.result_list.length;
       return {
         lease_id: body.lease_id,
@@ -153,8 +163,13 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
       shouldValidateResponses: true,
     }),
   );
-  const listening = await listenOnLoopback(app);
+  let listening = await listenOnLoopback(app);
+  const port = Number(new URL(listening.url).port);
   fake.url = listening.url;
-  fake.close = listening.close;
+  fake.close = () => listening.close();
+  fake.takeDown = () => listening.close();
+  fake.bringBack = async () => {
+    listening = await listenOnLoopback(app, port);
+  };
   return fake;
 }

@@ -1,4 +1,3 @@
-import type { components } from '../../../generated/scheduler/types';
 import {
   ContractHttpError,
   ContractTransportError,
@@ -9,8 +8,10 @@ import { openSamplerTables } from '../storage/sampler-tables';
 import { openTestCore, type TestCore } from '../testing/sampler-core-fixture';
 import { ScriptedDomainSampler } from '../testing/scripted-domain-sampler';
 import { waitFor } from '../testing/wait-for';
+import type { DomainRuleWire } from '../storage/sampler-documents';
 
-type DomainRule = components['schemas']['DomainRule'];
+// The rule's fields as one flat shape (the generated DomainRule is a union of its verdict variants).
+type DomainRule = DomainRuleWire;
 
 /*
  * A decided rule must reach the scheduler whatever happens: written to the outbox before the rule

@@ -12,8 +12,13 @@ export type UndeterminedReason = components['schemas']['UndeterminedReason'];
 export type HintDecision = components['schemas']['VerdictHintRow']['hint_decision'];
 export type ClaimState = components['schemas']['DomainClaimRow']['claim_state'];
 
-/** The rule exactly as POST /v1/rules carries it. */
-export type DomainRuleWire = schedulerComponents['schemas']['DomainRule'];
+type DomainRuleVariants = schedulerComponents['schemas']['DomainRule'];
+/**
+ * The rule exactly as POST /v1/rules carries it, its fields as one flat shape. The generated type is the union of the schema's
+ * verdict variants (undetermined_reason exactly when verdict is unknown); the sampler builds a
+ * rule field by field and keeps that pairing itself, and the scheduler's router checks it.
+ */
+export type DomainRuleWire = { [Field in keyof DomainRuleVariants]: DomainRuleVariants[Field] };
 
 /** Who decided a rule: the sampling procedure, or an external consumer's confirmed hint. */
 export type RuleOrigin = 'sampling' | 'verdict_hint';

@@ -76,9 +76,9 @@ export function storedFormOf(task: UrlTaskDocument): UrlTaskDocument {
 export type IndexEntryDocument = Record<string, never>;
 
 /** `scheduler:domain_rule_replica:{domain}` — the sampler's rule as received. */
-export interface StoredDomainRule extends DomainRule {
+export type StoredDomainRule = DomainRule & {
   received_at: string;
-}
+};
 
 /** One task of a lease as stored: enough to find it again without the url_task. */
 export interface LeasedTaskReference {

@@ -12,7 +12,7 @@ import {
   ResultOutsideLeaseError,
   UnknownLeaseError,
 } from './frontier-errors';
-import type { LeaseResponse } from './wire-types';
+import type { LeaseResponse, ReportResult } from './wire-types';
 
 /*
  * The report path without HTTP: the frontier's parts over real LMDB, a manual clock, storage that
@@ -87,7 +87,13 @@ describe('ReportApplier', () => {
     await expect(
       reportApplier.report({
         ...doneReportOf(lease),
-        result_list: [{ ...failedResult(first, 'navigation_timeout'), object_id: 'x' }],
+        // The schema's types forbid it; a caller that bypasses them is still refused.
+        result_list: [
+          {
+            ...failedResult(first, 'navigation_timeout'),
+            object_id: 'x',
+          } as unknown as ReportResult,
+        ],
       }),
     ).rejects.toBeInstanceOf(FetchStatusTableError);
     const twice = doneReportOf(lease).result_list;

@@ -7,8 +7,12 @@ import type {
 } from '../frontier/wire-types';
 
 /** A csr rule with no interval, no robots.txt; override what a test is about. */
-export function ruleFor(domain: string, overrides: Partial<DomainRule> = {}): DomainRule {
-  return {
+/** A rule's fields without the verdict/undetermined_reason pairing (DomainRule is a union). */
+export type DomainRuleFields = { [Field in keyof DomainRule]: DomainRule[Field] };
+
+/** A csr rule for `domain`; tests may override any field, breaking the rule on purpose. */
+export function ruleFor(domain: string, overrides: Partial<DomainRuleFields> = {}): DomainRule {
+  const rule: DomainRuleFields = {
     domain,
     verdict: 'csr',
     undetermined_reason: null,
@@ -20,6 +24,7 @@ export function ruleFor(domain: string, overrides: Partial<DomainRule> = {}): Do
     revisit_interval_seconds: null,
     ...overrides,
   };
+  return rule as DomainRule;
 }
 
 export function healthySignal(overrides: Partial<HealthSignal> = {}): HealthSignal {
@@ -38,13 +43,19 @@ export function link(url: string, overrides: Partial<LinkItem> = {}): LinkItem {
   return { url, rel: '', dom_position: 'main', anchor_text: 'a link', ...overrides };
 }
 
+/**
+ * A report result's fields without the fetch_status table's pairing (ReportResult is a union of
+ * its variants): what a test needs to build the deliberately broken results it sends.
+ */
+export type ReportResultFields = { [Field in keyof ReportResult]: ReportResult[Field] };
+
 /** A done result as the downloader reports it (object, statistics, signal and links present). */
 export function doneResult(
   task: { url: string; url_hash: string },
-  overrides: Partial<ReportResult> = {},
+  overrides: Partial<ReportResultFields> = {},
 ): ReportResult {
   const linkList = overrides.link_list ?? [];
-  return {
+  const result: ReportResultFields = {
     url_hash: task.url_hash,
     url: task.url,
     fetch_status: 'done',
@@ -63,6 +74,7 @@ export function doneResult(
     fetched_at: '2026-08-15T07:00:00Z',
     ...overrides,
   };
+  return result as ReportResult;
 }
 
 /** A failed result: the four rendered fields null, fail_reason set. */
@@ -90,5 +102,5 @@ export function notModifiedResult(task: { url: string; url_hash: string }): Repo
     ...failedResult(task, 'http_server_error'),
     fetch_status: 'not_modified',
     fail_reason: null,
-  };
+  } as ReportResult;
 }

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import type { BrowserContainment } from './browser-containment';
+import type { BrowserProfiles } from './browser-profiles';
+import { chromiumArguments } from './chromium-arguments';
+
+export interface BrowserLaunchSettings {
+  readonly executablePath: string;
+  readonly proxyUrl: string;
+  /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
+  readonly crawlerUserAgent: string;
+  readonly extraArguments?: readonly string[];
+  /** Where this browser's profile directory is created (and removed when it closes). */
+  readonly profiles: BrowserProfiles;
+  /** How Chromium is made to die with the downloader (browser-containment.ts). */
+  readonly containment: BrowserContainment;
+}
+
+export interface LaunchedBrowser {
+  readonly browser: Browser;
+  readonly profileDirectory: string;
+}
+
+/** puppeteer's defaults we drop: Chromium's popup blocker stays on. */
+const DROPPED_DEFAULT_ARGUMENTS = new Set(['--disable-popup-blocking']);
+
+/**
+ * Launches one Chromium for the render engine.
+ *
+ * - **Signals belong to the service.** puppeteer installs SIGTERM/SIGINT/SIGHUP handlers by default
+ *   that close Chromium the moment the signal arrives — before the downloader's graceful drain,
+ *   failing every render in flight with browser_crashed. They are off: the service host's shutdown
+ *   stops the lease loop, lets renders finish, reports, and only then closes the browser.
+ *   (puppeteer's handler for the process's normal exit stays: it kills the browser's process
+ *   group if the downloader exits without closing it.)
+ * - **Chromium dies with the downloader**, even on kill -9: it runs under the containment
+ *   (a PID namespace with parent-death signals where the machine allows it).
+ * - **The profile lives under the data directory** (BrowserProfiles), as does Chromium's
+ *   XDG config and cache (crash reports would otherwise land in $HOME/.config/chromium); its
+ *   TMPDIR is a short directory of the profile root's own, emptied at start.
+ * - DevTools over a pipe: no debugging port that a page (or anything else) could reach.
+ */
+export async function launchBrowser(settings: BrowserLaunchSettings): Promise<LaunchedBrowser> {
+  const profileDirectory = await settings.profiles.create();
+  try {
+    const chromium = puppeteer
+      .defaultArgs({
+        headless: true,
+        args: [
+          ...chromiumArguments(settings.proxyUrl),
+          ...(settings.extraArguments ?? []),
+          `--user-data-dir=${profileDirectory}`,
+        ],
+      })
+      .filter((argument) => !DROPPED_DEFAULT_ARGUMENTS.has(argument));
+    const command = settings.containment.command(settings.executablePath, chromium);
+    const browser = await puppeteer.launch({
+      executablePath: command.executablePath,
+      // The whole command line is ours (puppeteer's defaults are in `chromium` above): the
+      // containment's tools come first, Chromium and its flags after them.
+      ignoreDefaultArgs: true,
+      args: [...command.argumentList],
+      headless: true,
+      pipe: true,
+      handleSIGTERM: false,
+      handleSIGINT: false,
+      handleSIGHUP: false,
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: join(profileDirectory, 'xdg-config'),
+        XDG_CACHE_HOME: join(profileDirectory, 'xdg-cache'),
+        TMPDIR: settings.profiles.temporaryDirectory,
+      },
+      defaultViewport: { width: 1280, height: 900 },
+      protocolTimeout: 30_000,
+    });
+    return { browser, profileDirectory };
+  } catch (error) {
+    await settings.profiles.remove(profileDirectory);
+    throw error;
+  }
+}
