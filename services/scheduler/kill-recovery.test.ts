@@ -64,10 +64,20 @@ describe('kill -9 of the scheduler in the middle of traffic', () => {
     const first = await startSchedulerProcess(dataDirectory, { domainInFlightCap: 5 });
     running = first.running;
     await first.client.submitRules({ rule_list: DOMAINS.map((domain) => ruleFor(domain)) });
-    await first.client.submitSeeds({ seed_list: seedUrls(DOMAINS, SEEDS_PER_DOMAIN) });
+    const seeds = seedUrls(DOMAINS, SEEDS_PER_DOMAIN);
+    for (let start = 0; start < seeds.length; start += 1000) {
+      await first.client.submitSeeds({ seed_list: seeds.slice(start, start + 1000) }); // the limit
+    }
     const before: ReceivedLease[] = [];
     const flowing = traffic(first.running.url, before, () => true);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed once some reports were acknowledged, at a moment a report is on its way.
+    const isMidTraffic = () =>
+      before.filter((entry) => entry.isReportAcknowledged).length >= 20 &&
+      before.some((entry) => !entry.isReportAcknowledged);
+    const killBy = Date.now() + 10_000;
+    while (!isMidTraffic() && Date.now() < killBy) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     first.running.child.kill('SIGKILL');
     await flowing;
     await first.running.stop();
