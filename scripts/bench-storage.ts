@@ -1,18 +1,22 @@
 /**
  * Storage micro-benchmark: ops/s and p50/p99 latency of get, put, successful compare-and-swap and a
  * 100-row scan, on LMDB and on the in-process TiKV test double, measured through the service
- * keyspace (what services use) and through the raw backend (to show the keyspace layer's cost).
+ * keyspace (what services use; the table uses a record codec, as the scheduler's hot tables do)
+ * and through the raw backend, next to lmdb-js itself (its own MessagePack encoding) as the peer:
+ * the keyspace handle's overhead over raw lmdb-js on get, measured alternately, must stay under 15 %.
  *
  *   npm run bench:storage            (BENCH_STORAGE_SECONDS=1.5 per measurement by default)
  *
  * Prints a table with the targets and a pass/fail per target; exits 1 when a target fails.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { open as openLmdbJs } from 'lmdb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
+import { recordCodec } from '../services/common/storage/record-codec';
 import { openServiceKeyspace } from '../services/common/storage/service-keyspace';
 
 const SECONDS_PER_MEASUREMENT = Number(process.env.BENCH_STORAGE_SECONDS ?? '1.5');
@@ -36,7 +40,7 @@ interface Measurement {
 
 interface BenchmarkCase {
   backendLabel: string;
-  layer: 'keyspace' | 'raw';
+  layer: 'keyspace' | 'raw' | 'lmdb-js';
   operation: 'get' | 'put' | 'cas' | 'scan 100';
   concurrency: number;
   target?: Target;
@@ -109,6 +113,15 @@ function urlTask(index: number, attemptCount = 0): UrlTask {
   };
 }
 
+/** The table's declared fields, as a hot table of the scheduler declares url_task's. */
+const urlTaskCodec = recordCodec<UrlTask>({
+  url: 'text',
+  attempt_count: 'integer',
+  is_leased: 'boolean',
+  leased_at: 'time?',
+  priority_rank: 'integer',
+});
+
 const rowKey = (index: number) => `page-${String(index).padStart(6, '0')}`;
 const randomRow = () => Math.floor(Math.random() * PRELOADED_ROWS);
 
@@ -119,7 +132,7 @@ async function keyspaceCases(
   concurrency: { read: number; write: number },
   targets: Partial<Record<BenchmarkCase['operation'], Target>>,
 ): Promise<BenchmarkCase[]> {
-  const table = openServiceKeyspace('scheduler', backend).table<UrlTask>('url_task');
+  const table = openServiceKeyspace('scheduler', backend).table('url_task', urlTaskCodec);
   for (let start = 0; start < PRELOADED_ROWS; start += 500) {
     const indexes = Array.from({ length: 500 }, (_, offset) => start + offset);
     await table.putMany(
@@ -267,23 +280,101 @@ async function runCases(
   }
 }
 
+/** lmdb-js itself, with its own MessagePack encoding: the peer of the keyspace handle. */
+async function lmdbJsCases(
+  directory: string,
+  concurrency: { read: number; write: number },
+): Promise<{ cases: BenchmarkCase[]; close: () => Promise<void> }> {
+  const environment = openLmdbJs({ path: directory });
+  const database = environment.openDB<UrlTask, string>({ name: 'rows' });
+  for (let start = 0; start < PRELOADED_ROWS; start += 500) {
+    await database.transaction(() => {
+      for (let index = start; index < start + 500; index += 1) {
+        void database.put(`scheduler:url_task:${rowKey(index)}`, urlTask(index));
+      }
+    });
+  }
+  let putCounter = PRELOADED_ROWS;
+  const common = { backendLabel: 'lmdb', layer: 'lmdb-js' as const };
+  return {
+    cases: [
+      {
+        ...common,
+        operation: 'get',
+        concurrency: concurrency.read,
+        run: async () =>
+          (await database.get(`scheduler:url_task:${rowKey(randomRow())}`)) !== undefined,
+      },
+      {
+        ...common,
+        operation: 'put',
+        concurrency: concurrency.write,
+        run: async () => {
+          const index = putCounter++;
+          await database.put(`scheduler:url_task:new-${index}`, urlTask(index));
+          return true;
+        },
+      },
+    ],
+    close: () => environment.close(),
+  };
+}
+
+/** The keyspace handle's overhead over lmdb-js on get may be at most this (issue 12). */
+const MAX_KEYSPACE_GET_OVERHEAD = 0.15;
+const OVERHEAD_ROUNDS = 3;
+
+/**
+ * keyspace get against lmdb-js get, alternately, OVERHEAD_ROUNDS times each: on a shared machine
+ * the load changes from one second to the next, and alternating spreads it over both. The
+ * verdict is on the medians.
+ */
+async function measureGetOverhead(
+  keyspaceGet: BenchmarkCase,
+  lmdbJsGet: BenchmarkCase,
+): Promise<{ keyspaceOpsPerSecond: number; lmdbJsOpsPerSecond: number; overhead: number }> {
+  const keyspaceRuns: number[] = [];
+  const lmdbJsRuns: number[] = [];
+  for (let round = 0; round < OVERHEAD_ROUNDS; round += 1) {
+    process.stderr.write(`overhead round ${round + 1}/${OVERHEAD_ROUNDS} … `);
+    lmdbJsRuns.push((await measure(lmdbJsGet)).operationsPerSecond);
+    keyspaceRuns.push((await measure(keyspaceGet)).operationsPerSecond);
+    process.stderr.write(
+      `lmdb-js ${Math.round(lmdbJsRuns[round]).toLocaleString('en-US')}/s, keyspace ` +
+        `${Math.round(keyspaceRuns[round]).toLocaleString('en-US')}/s\n`,
+    );
+  }
+  const median = (values: number[]) =>
+    [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
+  const keyspaceOpsPerSecond = median(keyspaceRuns);
+  const lmdbJsOpsPerSecond = median(lmdbJsRuns);
+  return {
+    keyspaceOpsPerSecond,
+    lmdbJsOpsPerSecond,
+    overhead: 1 - keyspaceOpsPerSecond / lmdbJsOpsPerSecond,
+  };
+}
+
+let getOverhead: Awaited<ReturnType<typeof measureGetOverhead>> | undefined;
+
 /** LMDB in a temp directory: throughput targets on this 2-core machine. */
 async function benchmarkLmdb(rows: Row[], total: { done: number; planned: number }): Promise<void> {
   const directory = await mkdtemp(join(tmpdir(), 'bench-storage-'));
   const backend = await LmdbBackend.open(directory);
+  const peer = await lmdbJsCases(join(directory, 'lmdb-js'), { read: 1, write: 128 });
   try {
     const concurrency = { read: 1, write: 128 };
-    await runCases(
-      await keyspaceCases(backend, 'lmdb', concurrency, {
-        get: atLeast(200_000),
-        put: atLeast(30_000),
-        cas: atLeast(20_000),
-      }),
-      rows,
-      total,
-    );
+    const keyspace = await keyspaceCases(backend, 'lmdb', concurrency, {
+      get: atLeast(200_000),
+      put: atLeast(30_000),
+      cas: atLeast(20_000),
+    });
+    await runCases(keyspace, rows, total);
     await runCases(await rawCases(backend, 'lmdb', concurrency), rows, total);
+    await runCases(peer.cases, rows, total);
+    getOverhead = await measureGetOverhead(keyspace[0], peer.cases[0]);
   } finally {
+    await peer.close();
     await backend.close();
     await rm(directory, { recursive: true, force: true });
   }
@@ -402,7 +493,7 @@ function formatTable(rows: Row[]): string {
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  const total = { done: 0, planned: 17 };
+  const total = { done: 0, planned: 19 };
   await benchmarkLmdb(rows, total);
   let tikvSkipReason: string | undefined;
   try {
@@ -424,7 +515,18 @@ async function main(): Promise<void> {
     ({ benchmarkCase, measurement }) =>
       benchmarkCase.target && !benchmarkCase.target.isMet(measurement),
   );
-  if (failed.length > 0 || tikvSkipReason !== undefined) {
+  let isOverheadMet = false;
+  if (getOverhead !== undefined) {
+    isOverheadMet = getOverhead.overhead < MAX_KEYSPACE_GET_OVERHEAD;
+    console.log(
+      `\n${isOverheadMet ? 'PASS' : 'FAIL'}  keyspace get overhead over raw lmdb-js < ` +
+        `${MAX_KEYSPACE_GET_OVERHEAD * 100} %: ${(getOverhead.overhead * 100).toFixed(1)} % ` +
+        `(medians of ${OVERHEAD_ROUNDS} alternating runs: keyspace ` +
+        `${Math.round(getOverhead.keyspaceOpsPerSecond).toLocaleString('en-US')}/s, lmdb-js ` +
+        `${Math.round(getOverhead.lmdbJsOpsPerSecond).toLocaleString('en-US')}/s)`,
+    );
+  }
+  if (failed.length > 0 || tikvSkipReason !== undefined || !isOverheadMet) {
     process.exitCode = 1;
   }
 }

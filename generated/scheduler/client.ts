@@ -44,6 +44,7 @@ export class SchedulerClient extends ContractClient {
           worker_id: query.worker_id,
           task_count: query.task_count,
           lease_ttl_seconds: query.lease_ttl_seconds,
+          wait_ms: query.wait_ms,
         },
         retryPolicy: 'bounded',
       },

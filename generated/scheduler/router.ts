@@ -32,7 +32,7 @@ export const schedulerOperationDefinitions: readonly OperationDefinition[] = [
     method: 'GET',
     path: '/v1/lease',
     securitySchemes: ['serviceToken'],
-    queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds'],
+    queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds', 'wait_ms'],
     pathParameterNames: [],
     hasRequestBody: false,
     successStatus: 200,

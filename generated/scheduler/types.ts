@@ -914,6 +914,11 @@ export interface operations {
          * @example 120
          */
         lease_ttl_seconds?: number;
+        /**
+         * @description Long poll: when nothing is due, the scheduler holds the request and answers as soon as tasks become due (a domain's interval passed, new URLs admitted, a lease reclaimed), or after this many milliseconds with an empty task_list. 0 answers at once.
+         * @example 10000
+         */
+        wait_ms?: number;
       };
       header?: never;
       path?: never;

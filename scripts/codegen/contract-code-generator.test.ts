@@ -44,9 +44,11 @@ describe('npm run generate', () => {
     const router = first.get('generated/scheduler/router.ts') as string;
     // Templates use wire names ({{baseName}}), never the generator's camelCased ones.
     expect(router).toContain(
-      "queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds']",
+      "queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds', 'wait_ms']",
     );
-    expect(router).not.toMatch(/workerId|taskCount|leaseTtlSeconds/);
+    expect(router).not.toMatch(/workerId|taskCount|leaseTtlSeconds|waitMs/);
+    // The shared components on their own, for what every service answers with (error codes).
+    expect(first.get('generated/components/types.ts')).toContain("| 'lease_not_found'");
     expect(first.get('generated/scheduler/client.ts')).toContain("retryPolicy: 'until_success'");
   });
 

@@ -1,8 +1,16 @@
+import { join } from 'node:path';
 import type { ContractHttpError } from '../common/contract-runtime/client-errors';
+import { LmdbBackend } from '../common/storage/lmdb-backend';
+import { openServiceKeyspace } from '../common/storage/service-keyspace';
+import { openFrontierTables } from './frontier/frontier-tables';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
-import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
+import {
+  startTestScheduler,
+  TEST_SCHEDULER_TOKEN,
+  type TestScheduler,
+} from './testing/scheduler-test-harness';
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow: /private/\n';
 
@@ -84,6 +92,39 @@ describe('rules, seeds, links and domain candidates', () => {
       expect(
         (await client.submitRules({ rule_list: [ruleFor('good.example')] })).accepted_count,
       ).toBe(1);
+    });
+
+    it('accepts a rule with fields the contract does not define and stores only the contract fields', async () => {
+      // Issue 11 defect 6: "Extra" broke the storage convention (500, whole batch refused) and an
+      // unknown snake_case field was stored verbatim in the replica.
+      const response = await fetch(`${scheduler.url}/v1/rules`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${TEST_SCHEDULER_TOKEN}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          rule_list: [
+            // contract-gate-ignore-next-line: unknown fields on purpose, to see them tolerated, not kept
+            { ...ruleFor('news.example'), Extra: 1, extra_field: 2 },
+            ruleFor('other.example'),
+          ],
+        }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ accepted_count: 2 });
+      await scheduler.stop({ keepData: true });
+      const backend = await LmdbBackend.open(join(scheduler.dataDirectory, 'scheduler'));
+      try {
+        const { rules } = openFrontierTables(openServiceKeyspace('scheduler', backend));
+        const stored = await rules.get('news.example');
+        expect(Object.keys(stored ?? {}).sort()).toEqual(
+          [...Object.keys(ruleFor('news.example')), 'received_at'].sort(),
+        );
+      } finally {
+        await backend.close();
+      }
+      scheduler = await startTestScheduler({ clock, dataDirectory: scheduler.dataDirectory });
     });
 
     it('refuses a revisit_interval_seconds no date can hold, storing nothing', async () => {

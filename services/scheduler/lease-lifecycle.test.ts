@@ -285,6 +285,29 @@ describe('leases over HTTP', () => {
     expect(await urlCounts(client)).toMatchObject({ failed: 300, leased: 1 });
   });
 
+  it('shows no expired lease as live after a restart: it is reclaimed before the first answer', async () => {
+    // Issue 11 defect 4: a restarted scheduler counted an already expired lease live until a
+    // lease call or an upkeep tick reclaimed it.
+    const { client } = scheduler;
+    await client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await client.submitSeeds({ seed_list: seedUrls(['news.example'], 3) });
+    const lease = await client.leaseTasks({ worker_id: 'w1', lease_ttl_seconds: 10 });
+    expect(lease.task_list).toHaveLength(3);
+    await scheduler.stop({ keepData: true });
+    clock.advance(11_000);
+    scheduler = await startTestScheduler({
+      clock,
+      dataDirectory: scheduler.dataDirectory,
+      flags: ['--maintenance-interval-ms', '60000'], // no upkeep tick in this test's lifetime
+    });
+    const summary = await scheduler.client.getFrontierSummary({});
+    expect(summary.live_lease_count).toBe(0);
+    expect(summary.expired_lease_count).toBe(1);
+    expect(await urlCounts(scheduler.client)).toMatchObject({ leased: 0, queued: 3 });
+    const late = await reportAllDone(scheduler.client, lease);
+    expect(late.is_stale_lease).toBe(true);
+  });
+
   it('answers an empty lease when nothing is due, and needs no report for it', async () => {
     const lease = await scheduler.client.leaseTasks({ worker_id: 'idle' });
     expect(lease.task_list).toEqual([]);

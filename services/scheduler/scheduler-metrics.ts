@@ -1,6 +1,6 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
-import type { PauseReason, UrlTaskDocument } from './frontier/frontier-documents';
-import type { UrlTaskChangeListener } from './frontier/frontier-store';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { PauseReason } from './frontier/frontier-documents';
+import type { PlacedChange, UrlTaskChangeListener } from './frontier/frontier-store';
 import type { LinkOutcome } from './frontier/link-intake';
 import { URL_STATES, type FetchStatus } from './frontier/wire-types';
 
@@ -11,6 +11,7 @@ export interface FrontierGaugeSources {
   readyDomainCount(): number;
   unhealthyDomainCount(): number;
   mutationQueueDepth(): number;
+  parkedLeaseCount(): number;
 }
 
 /**
@@ -27,6 +28,7 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
   readonly #probes: Counter<'outcome'>;
   readonly #pauses: Counter<'pause_reason'>;
   readonly #negativeCountsPrevented: Counter;
+  readonly #commitBatches: Histogram;
 
   constructor(registry: Registry, sources: FrontierGaugeSources) {
     const registers = [registry];
@@ -68,6 +70,12 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       'scheduler_negative_count_prevented_total',
       'Decrements refused because a counter was already 0 (should stay 0; a bug signal).',
     );
+    this.#commitBatches = new Histogram({
+      name: 'scheduler_commit_batch_count',
+      help: 'Mutation batches per storage commit (group commit: those decided while the previous commit was written).',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers,
+    });
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
@@ -89,6 +97,11 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
     gauge('scheduler_mutation_queue_depth', 'Mutations waiting for the frontier lock.', () =>
       sources.mutationQueueDepth(),
     );
+    gauge(
+      'scheduler_parked_lease_count',
+      'Lease calls held by long polling (wait_ms) until work is due.',
+      () => sources.parkedLeaseCount(),
+    );
     new Gauge({
       name: 'scheduler_frontier_url_count',
       help: 'URLs in the frontier by url_state.',
@@ -100,7 +113,7 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
     });
   }
 
-  onUrlTaskChanged(previous: UrlTaskDocument | undefined, next: UrlTaskDocument): void {
+  onUrlTaskChanged({ previous, next }: PlacedChange): void {
     if (
       next.url_state === 'failed' &&
       previous?.url_state !== 'failed' &&
@@ -136,6 +149,10 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
 
   domainPaused(reason: PauseReason): void {
     this.#pauses.inc({ pause_reason: reason });
+  }
+
+  committed(batchCount: number): void {
+    this.#commitBatches.observe(batchCount);
   }
 
   negativeCountPrevented(): void {

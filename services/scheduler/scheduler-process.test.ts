@@ -2,33 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SchedulerClient } from '../../generated/scheduler';
-import { startServiceProcess, type StartedServiceProcess } from '../common/testing/service-process';
+import type { StartedServiceProcess } from '../common/testing/service-process';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { reportAllDone, seedUrls } from './testing/lease-helpers';
+import { startSchedulerProcess } from './testing/scheduler-process-harness';
 
-const token = 'scheduler-process-token-0123456789';
-
-/** The scheduler as its own process (services/scheduler/main.ts), on its own data directory. */
-async function startProcess(
-  dataDirectory: string,
-): Promise<{ running: StartedServiceProcess; client: SchedulerClient }> {
-  const running = await startServiceProcess(
-    'scheduler',
-    [
-      '--data-dir',
-      dataDirectory,
-      '--maintenance-interval-ms',
-      '100',
-      '--domain-in-flight-cap',
-      '10',
-    ],
-    { SCHEDULER_TOKEN: token, CONTRACT_VALIDATE_RESPONSES: '1', LOG_LEVEL: 'info' },
-  );
-  return {
-    running,
-    client: new SchedulerClient({ baseUrl: running.url, token, maximumAttemptCount: 1 }),
-  };
+/** The scheduler as its own process, on its own data directory. */
+function startProcess(dataDirectory: string) {
+  return startSchedulerProcess(dataDirectory, { domainInFlightCap: 10 });
 }
 
 describe('the scheduler process', () => {

@@ -26,6 +26,7 @@ type ApiLeaseTasksRequest struct {
 	workerId        *string
 	taskCount       *int64
 	leaseTtlSeconds *int64
+	waitMs          *int64
 }
 
 // The leasing downloader&#39;s stable id.
@@ -43,6 +44,12 @@ func (r ApiLeaseTasksRequest) TaskCount(taskCount int64) ApiLeaseTasksRequest {
 // Seconds until the lease expires and unreported tasks are re-queued.
 func (r ApiLeaseTasksRequest) LeaseTtlSeconds(leaseTtlSeconds int64) ApiLeaseTasksRequest {
 	r.leaseTtlSeconds = &leaseTtlSeconds
+	return r
+}
+
+// Long poll: when nothing is due, the scheduler holds the request and answers as soon as tasks become due (a domain&#39;s interval passed, new URLs admitted, a lease reclaimed), or after this many milliseconds with an empty task_list. 0 answers at once.
+func (r ApiLeaseTasksRequest) WaitMs(waitMs int64) ApiLeaseTasksRequest {
+	r.waitMs = &waitMs
 	return r
 }
 
@@ -104,6 +111,13 @@ func (a *LeaseAPIService) LeaseTasksExecute(r ApiLeaseTasksRequest) (*LeaseRespo
 		var defaultValue int64 = 120
 		parameterAddToHeaderOrQuery(localVarQueryParams, "lease_ttl_seconds", defaultValue, "form", "")
 		r.leaseTtlSeconds = &defaultValue
+	}
+	if r.waitMs != nil {
+		parameterAddToHeaderOrQuery(localVarQueryParams, "wait_ms", r.waitMs, "form", "")
+	} else {
+		var defaultValue int64 = 0
+		parameterAddToHeaderOrQuery(localVarQueryParams, "wait_ms", defaultValue, "form", "")
+		r.waitMs = &defaultValue
 	}
 	// to determine the Content-Type header
 	localVarHTTPContentTypes := []string{}

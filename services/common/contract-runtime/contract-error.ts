@@ -1,4 +1,4 @@
-import type { components } from '../../../generated/scheduler/types';
+import type { components } from '../../../generated/components/types';
 
 /**
  * Errors a handler throws to answer with the contract's error body ({error_code, message}).
@@ -8,9 +8,9 @@ import type { components } from '../../../generated/scheduler/types';
  */
 
 /**
- * Values of ErrorBody.error_code (CONTRACT.md §九, enum `error_code`), taken from the generated
- * types so that a code added to the contract is usable here after `npm run generate`, and a code
- * not in the contract does not compile.
+ * Values of ErrorBody.error_code (CONTRACT.md §九, enum `error_code`), taken from the types
+ * generated from the shared components (openapi/components.yaml), so that a code added to the
+ * contract is usable here after `npm run generate`, and a code not in the contract does not compile.
  */
 export type ErrorCode = components['schemas']['ErrorBody']['error_code'];
 
@@ -57,8 +57,40 @@ export class ContractError extends Error {
   }
 }
 
+/*
+ * Every ContractError is built by one of these factories: the status and the error_code that goes
+ * with it are decided here once, not at each place that refuses a request.
+ */
+
+/** 400 with a specific code (e.g. fetch_status_mismatch); `invalidRequest` for the general one. */
+export function badRequest(errorCode: ErrorCode, message: string): ContractError {
+  return new ContractError(400, errorCode, message);
+}
+
 export function invalidRequest(message: string): ContractError {
-  return new ContractError(400, 'invalid_request', message);
+  return badRequest('invalid_request', message);
+}
+
+/** 401: the bearer token is missing or unknown. */
+export function unauthorized(
+  errorCode: 'missing_token' | 'invalid_token',
+  message: string,
+): ContractError {
+  return new ContractError(401, errorCode, message);
+}
+
+/** 403: a valid token of a kind the operation does not accept. */
+export function wrongTokenKind(message: string): ContractError {
+  return new ContractError(403, 'wrong_token_kind', message);
+}
+
+export function payloadTooLarge(message: string): ContractError {
+  return new ContractError(413, 'payload_too_large', message);
+}
+
+/** 500: a fault of the service itself. */
+export function internalError(message: string): ContractError {
+  return new ContractError(500, 'internal_error', message);
 }
 
 export function notFound(errorCode: ErrorCode, message: string): ContractError {

@@ -220,6 +220,7 @@ describe('generated router: validation', () => {
       worker_id: 'w3',
       task_count: 7,
       lease_ttl_seconds: 120,
+      wait_ms: 0,
     });
   });
 

@@ -8,7 +8,17 @@ import {
   type TokenAuthenticator,
   tokenKindBySecurityScheme,
 } from './caller-identity';
-import { ContractError, type ErrorBodyWire, type ErrorCode } from './contract-error';
+import {
+  badRequest,
+  ContractError,
+  internalError,
+  invalidRequest,
+  payloadTooLarge,
+  unauthorized,
+  wrongTokenKind,
+  type ErrorBodyWire,
+  type ErrorCode,
+} from './contract-error';
 import type { ContractMetrics } from './contract-metrics';
 import {
   ContractValidators,
@@ -145,27 +155,21 @@ async function authenticateCaller(
   if (definition.securitySchemes.length === 0) return null;
   const authorization = request.header('authorization');
   if (!authorization?.trim()) {
-    throw new ContractError(401, 'missing_token', 'Authorization: Bearer {token} is required');
+    throw unauthorized('missing_token', 'Authorization: Bearer {token} is required');
   }
   const token = readBearerToken(authorization);
   if (token === null) {
-    throw new ContractError(
-      401,
-      'invalid_token',
-      'the Authorization header must be Bearer {token}',
-    );
+    throw unauthorized('invalid_token', 'the Authorization header must be Bearer {token}');
   }
   const caller = await authenticate(token);
   if (caller === null) {
-    throw new ContractError(401, 'invalid_token', 'the bearer token is unknown or revoked');
+    throw unauthorized('invalid_token', 'the bearer token is unknown or revoked');
   }
   const acceptedKinds = definition.securitySchemes.map(
     (scheme) => tokenKindBySecurityScheme[scheme],
   );
   if (!acceptedKinds.includes(caller.tokenKind)) {
-    throw new ContractError(
-      403,
-      'wrong_token_kind',
+    throw wrongTokenKind(
       `this operation accepts a ${acceptedKinds.join(' or ')} token, not a ${caller.tokenKind} token`,
     );
   }
@@ -183,7 +187,7 @@ function validateInput(
   const pathCheck = validators.parameters(definition, 'path');
   assertPlainNumbers('path', pathCheck.schema, path);
   if (!pathCheck.validate(path)) {
-    throw invalid(describeValidationErrors('path', pathCheck.validate.errors));
+    throw invalidRequest(describeValidationErrors('path', pathCheck.validate.errors));
   }
 
   const query = { ...(request.query as Record<string, unknown>) };
@@ -195,7 +199,7 @@ function validateInput(
   const queryCheck = validators.parameters(definition, 'query');
   assertPlainNumbers('query', queryCheck.schema, query);
   if (!queryCheck.validate(query)) {
-    throw invalid(describeValidationErrors('query', queryCheck.validate.errors));
+    throw invalidRequest(describeValidationErrors('query', queryCheck.validate.errors));
   }
 
   let body: unknown = undefined;
@@ -203,7 +207,7 @@ function validateInput(
   if (bodyCheck) {
     body = request.body;
     if (body === undefined) {
-      throw invalid('body: a JSON body (Content-Type: application/json) is required');
+      throw invalidRequest('body: a JSON body (Content-Type: application/json) is required');
     }
     for (const field of findUnknownFields(bodyCheck.schema, body, (reference) =>
       validators.resolveReference(reference),
@@ -214,7 +218,7 @@ function validateInput(
       // A body that breaks only a variant rule answers the code its schema names for it.
       const failure = validators.describeFailure(bodyCheck, body, 'body');
       const code = (failure.violationErrorCode as ErrorCode | undefined) ?? 'invalid_request';
-      throw new ContractError(400, code, failure.message);
+      throw badRequest(code, failure.message);
     }
   }
   return { query, path, body };
@@ -227,7 +231,7 @@ function assertPlainNumbers(
 ): void {
   const malformed = findMalformedNumericParameters(schema, values);
   if (malformed.length > 0) {
-    throw invalid(
+    throw invalidRequest(
       malformed.map((name) => `${location}.${name}: must be a plain decimal number`).join('; '),
     );
   }
@@ -302,10 +306,6 @@ function toErrorAnswer(error: unknown, log: Logger): { status: number; body: Err
   };
 }
 
-function invalid(message: string): ContractError {
-  return new ContractError(400, 'invalid_request', message);
-}
-
 function readRequestId(request: Request): string {
   const given = request.header('x-request-id');
   if (given && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
@@ -341,13 +341,13 @@ function runBodyParser(
 function toBodyParserError(error: unknown): ContractError {
   const parserError = error as { type?: string; status?: number; message?: string };
   if (parserError.type === 'entity.too.large') {
-    return new ContractError(413, 'payload_too_large', 'request body exceeds the size limit');
+    return payloadTooLarge('request body exceeds the size limit');
   }
   if (parserError.type === 'entity.parse.failed') {
-    return invalid(`body: malformed JSON (${parserError.message ?? 'parse error'})`);
+    return invalidRequest(`body: malformed JSON (${parserError.message ?? 'parse error'})`);
   }
   if (typeof parserError.status === 'number' && parserError.status < 500) {
-    return invalid(`body: ${parserError.message ?? 'unreadable'}`);
+    return invalidRequest(`body: ${parserError.message ?? 'unreadable'}`);
   }
-  return new ContractError(500, 'internal_error', 'the request body could not be read');
+  return internalError('the request body could not be read');
 }

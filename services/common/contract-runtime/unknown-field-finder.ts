@@ -20,32 +20,23 @@ export function findUnknownFields(
 
 const maximumDepth = 32;
 
-function walk(
-  schema: JsonSchema | undefined,
-  value: unknown,
-  path: string,
-  found: Set<string>,
+/** What a schema says about a value, worked out once per schema object (bodies repeat shapes). */
+interface SchemaShape {
+  /** The union of declared properties across allOf/anyOf branches. */
+  declared: Map<string, JsonSchema>;
+  describesObject: boolean;
+  itemSchemas: JsonSchema[];
+}
+
+const shapes = new WeakMap<JsonSchema, SchemaShape>();
+
+function shapeOf(
+  schema: JsonSchema,
   resolveReference: (reference: string) => JsonSchema | undefined,
-  depth: number,
-): void {
-  if (!schema || value === null || value === undefined || depth > maximumDepth) return;
+): SchemaShape {
+  const known = shapes.get(schema);
+  if (known !== undefined) return known;
   const resolved = expand(schema, resolveReference);
-
-  if (Array.isArray(value)) {
-    const itemSchemas = resolved.flatMap((candidate) =>
-      candidate.items && typeof candidate.items === 'object' ? [candidate.items as JsonSchema] : [],
-    );
-    for (const item of value) {
-      for (const itemSchema of itemSchemas) {
-        walk(itemSchema, item, `${path}[]`, found, resolveReference, depth + 1);
-      }
-    }
-    return;
-  }
-  if (typeof value !== 'object') return;
-
-  // The union of declared properties across allOf/anyOf branches: a field is unknown only when
-  // no branch declares it.
   const declared = new Map<string, JsonSchema>();
   let describesObject = false;
   for (const candidate of resolved) {
@@ -56,12 +47,54 @@ function walk(
       }
     }
   }
-  if (!describesObject) return;
-  for (const [name, child] of Object.entries(value as Record<string, unknown>)) {
-    const childPath = path ? `${path}.${name}` : name;
-    const childSchema = declared.get(name);
-    if (childSchema === undefined) found.add(childPath);
-    else walk(childSchema, child, childPath, found, resolveReference, depth + 1);
+  const itemSchemas = resolved.flatMap((candidate) =>
+    candidate.items && typeof candidate.items === 'object' ? [candidate.items as JsonSchema] : [],
+  );
+  const shape = { declared, describesObject, itemSchemas };
+  shapes.set(schema, shape);
+  return shape;
+}
+
+function walk(
+  schema: JsonSchema | undefined,
+  value: unknown,
+  path: string,
+  found: Set<string>,
+  resolveReference: (reference: string) => JsonSchema | undefined,
+  depth: number,
+): void {
+  if (!schema || value === null || value === undefined || depth > maximumDepth) return;
+  if (typeof value !== 'object') return;
+  const shape = shapeOf(schema, resolveReference);
+
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      for (const itemSchema of shape.itemSchemas) {
+        walk(itemSchema, item, `${path}[]`, found, resolveReference, depth + 1);
+      }
+    }
+    return;
+  }
+
+  // A field is unknown only when no branch declares it.
+  if (!shape.describesObject) return;
+  for (const name in value as Record<string, unknown>) {
+    const childSchema = shape.declared.get(name);
+    if (childSchema === undefined) {
+      found.add(path ? `${path}.${name}` : name);
+    } else {
+      const child = (value as Record<string, unknown>)[name];
+      if (child !== null && typeof child === 'object') {
+        walk(
+          childSchema,
+          child,
+          path ? `${path}.${name}` : name,
+          found,
+          resolveReference,
+          depth + 1,
+        );
+      }
+    }
   }
 }
 

@@ -130,3 +130,20 @@ function assertConventionalValue(value: unknown, path: string, depth: number): v
 export function assertConventionalDocument(document: unknown): void {
   assertConventionalValue(document, '$', 0);
 }
+
+/**
+ * The same rules for a field declared ahead of any value (a record codec's field list): its name,
+ * and the type rules judged from `sample`, a value of the kind the field will hold.
+ */
+export function assertConventionalField(name: string, sample: unknown, path: string): void {
+  assertFieldName(name, path);
+  const typeViolation = findTypeViolation(name, sample);
+  if (typeViolation !== undefined) {
+    throw new StorageConventionError(`field ${path} ${typeViolation}`);
+  }
+}
+
+/** True when `text` is a time as documents store it: `2026-08-15T07:47:52Z`. */
+export function isConventionalTime(text: string): boolean {
+  return UTC_TIME.test(text);
+}

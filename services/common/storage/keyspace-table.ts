@@ -1,5 +1,6 @@
 import type {
   CompareAndSwapResult,
+  KeyPage,
   KeyspaceWrite,
   ReplicaChange,
   ScanOptions,
@@ -35,9 +36,19 @@ export class ReadonlyKeyspaceTable<T> {
     return this.#storage.getMany(primaryKeys);
   }
 
+  /** Same order as `primaryKeys`: whether each row exists (live). Cheaper than reading it. */
+  hasMany(primaryKeys: PrimaryKeyInput[]): Promise<boolean[]> {
+    return this.#storage.hasMany(primaryKeys);
+  }
+
   /** One page of live rows in primary-key order. */
   scan(options: ScanOptions): Promise<ScanPage<T>> {
     return this.#storage.scan(options);
+  }
+
+  /** One page of the primary keys of live rows, values not decoded (index tables). */
+  scanKeys(options: ScanOptions): Promise<KeyPage> {
+    return this.#storage.scanKeys(options);
   }
 }
 

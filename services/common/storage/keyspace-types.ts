@@ -33,6 +33,13 @@ export interface ScanPage<T> {
   nextAfter: PrimaryKey | null;
 }
 
+/** A page of primary keys only (see scanKeys). */
+export interface KeyPage {
+  keys: PrimaryKey[];
+  /** Pass as `after` to read the next page; null when no row follows this page. */
+  nextAfter: PrimaryKey | null;
+}
+
 export interface CompareAndSwapResult<T> {
   isSwapped: boolean;
   /** The value found before the operation; undefined when absent or expired. */

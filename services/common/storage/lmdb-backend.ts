@@ -1,13 +1,16 @@
 import { open, type RootDatabase } from 'lmdb';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
 import {
+  ENVELOPE_HEADER_BYTES,
   EXPIRY_PREFIX_BYTES,
   expiresAtMsFor,
+  expiresAtMsOf,
   livePayloadOf,
   wrapValue,
 } from './lmdb-value-envelope';
 import type {
   CompareAndSwapOutcome,
+  InPlaceDecoder,
   KeyRange,
   KeyRangeScan,
   KeyValueEntry,
@@ -144,6 +147,23 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     keys.forEach(assertKey);
     const nowMs = Date.now();
     return keys.map((key) => livePayloadOf(this.#rows.getBinary(key), nowMs));
+  }
+
+  getDecodedMany<T>(keys: Buffer[], decode: InPlaceDecoder<T>): Array<T | undefined> {
+    this.#assertOpen();
+    keys.forEach(assertKey);
+    const nowMs = Date.now();
+    const values = new Array<T | undefined>(keys.length);
+    for (let index = 0; index < keys.length; index += 1) {
+      // The read buffer is reused by the next read: decoded before that, never kept.
+      const stored = this.#rows.getBinaryFast(keys[index]);
+      if (stored === undefined) continue;
+      const expiresAtMs = expiresAtMsOf(stored);
+      if (expiresAtMs === 0 || expiresAtMs > nowMs) {
+        values[index] = decode(stored, ENVELOPE_HEADER_BYTES);
+      }
+    }
+    return values;
   }
 
   async put(write: KeyValueWrite): Promise<void> {

@@ -45,6 +45,9 @@ export interface CompareAndSwapOutcome {
 
 export type BackendName = 'lmdb' | 'tikv';
 
+/** Decodes a value that starts at `start` in `bytes` (see getDecodedMany). */
+export type InPlaceDecoder<T> = (bytes: Buffer, start: number) => T;
+
 export interface OrderedKeyValueBackend {
   readonly backendName: BackendName;
 
@@ -53,6 +56,13 @@ export interface OrderedKeyValueBackend {
 
   /** Same order as `keys`; undefined where absent or expired. */
   getMany(keys: Buffer[]): Promise<Array<Buffer | undefined>>;
+
+  /**
+   * Optional fast path of an embedded backend: reads synchronously and hands `decode` the stored
+   * bytes in place — `bytes` from `start` on is the value — without copying them. `decode` must
+   * not keep `bytes` (the backend reuses the buffer). Undefined where absent or expired.
+   */
+  getDecodedMany?<T>(keys: Buffer[], decode: InPlaceDecoder<T>): Array<T | undefined>;
 
   put(write: KeyValueWrite): Promise<void>;
 

@@ -45,6 +45,14 @@ function hasLoneSurrogate(text: string): boolean {
   return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
 }
 
+/**
+ * Escaped forms of recent parts that needed escaping. Such parts are mostly `…_at` times, and keys
+ * built in one moment share them (every entry staged in one second has the same due_at), so a small
+ * cache saves a regex replace per key; bounded, it is simply cleared when full.
+ */
+const escapedParts = new Map<string, string>();
+const MAX_ESCAPED_PARTS = 4096;
+
 function encodePart(part: string): string {
   if (typeof part !== 'string' || part.length === 0) {
     throw new StorageConventionError('primary key parts must be non-empty strings');
@@ -52,9 +60,14 @@ function encodePart(part: string): string {
   if (hasLoneSurrogate(part)) {
     throw new StorageConventionError('primary key part contains an unpaired surrogate');
   }
-  return HAS_ESCAPABLE.test(part)
-    ? part.replace(NEEDS_ESCAPE, (character) => ESCAPES[character])
-    : part;
+  if (!HAS_ESCAPABLE.test(part)) return part;
+  let escaped = escapedParts.get(part);
+  if (escaped === undefined) {
+    escaped = part.replace(NEEDS_ESCAPE, (character) => ESCAPES[character]);
+    if (escapedParts.size >= MAX_ESCAPED_PARTS) escapedParts.clear();
+    escapedParts.set(part, escaped);
+  }
+  return escaped;
 }
 
 function decodePart(encoded: string): string {

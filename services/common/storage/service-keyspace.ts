@@ -1,3 +1,4 @@
+import { jsonDocumentCodec, type DocumentCodec } from './document-codec';
 import { ReadonlyKeyspaceTable, KeyspaceTable, ReplicaKeyspaceTable } from './keyspace-table';
 import type { OrderedKeyValueBackend } from './ordered-key-value-backend';
 import { assertServiceName, type ServiceName } from './service-name';
@@ -28,32 +29,39 @@ export class ServiceKeyspace {
   /**
    * A typed table of this service. A `…_replica` table comes back read-only: replicas change only
    * through `replicaTable(name).applyReplica`, so ordinary code cannot write one by accident.
+   * Documents are canonical JSON unless `codec` says otherwise (a record codec for hot tables).
    */
-  table<T>(name: ReplicaTableName): ReadonlyKeyspaceTable<T>;
-  table<T>(name: string): KeyspaceTable<T>;
-  table<T>(name: string): ReadonlyKeyspaceTable<T> | KeyspaceTable<T> {
-    const storage = this.#storageOf<T>(name);
+  table<T>(name: ReplicaTableName, codec?: DocumentCodec<T>): ReadonlyKeyspaceTable<T>;
+  table<T>(name: string, codec?: DocumentCodec<T>): KeyspaceTable<T>;
+  table<T>(
+    name: string,
+    codec: DocumentCodec<T> = jsonDocumentCodec<T>(),
+  ): ReadonlyKeyspaceTable<T> | KeyspaceTable<T> {
+    const storage = this.#storageOf<T>(name, codec);
     return isReplicaTableName(name)
       ? new ReadonlyKeyspaceTable(storage)
       : new KeyspaceTable(storage);
   }
 
   /** The replication code's handle on a `…_replica` table. */
-  replicaTable<T>(name: ReplicaTableName): ReplicaKeyspaceTable<T> {
+  replicaTable<T>(
+    name: ReplicaTableName,
+    codec: DocumentCodec<T> = jsonDocumentCodec<T>(),
+  ): ReplicaKeyspaceTable<T> {
     if (!isReplicaTableName(name)) {
       throw new StorageConventionError(`"${name}" is not a replica table (…_replica)`);
     }
-    return new ReplicaKeyspaceTable(this.#storageOf<T>(name));
+    return new ReplicaKeyspaceTable(this.#storageOf<T>(name, codec));
   }
 
-  #storageOf<T>(name: string): TableStorage<T> {
+  #storageOf<T>(name: string, codec: DocumentCodec<T>): TableStorage<T> {
     let location = this.#locations.get(name);
     if (location === undefined) {
       assertTableName(name);
       location = new TableLocation(this.service, name);
       this.#locations.set(name, location);
     }
-    return new TableStorage<T>(this.#backend, location);
+    return new TableStorage<T>(this.#backend, location, codec);
   }
 }
 

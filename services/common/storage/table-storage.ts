@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { assertConventionalDocument } from './document-convention';
-import { decodeDocument, decodeOptionalDocument, encodeDocument } from './json-document-codec';
+import type { DocumentCodec } from './document-codec';
 import { keySuccessor, prefixEnd } from './key-range';
 import type {
   CompareAndSwapResult,
+  KeyPage,
   KeyspaceWrite,
   ReplicaChange,
   ScanOptions,
@@ -11,7 +11,11 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './keyspace-types';
-import type { KeyValueWrite, OrderedKeyValueBackend } from './ordered-key-value-backend';
+import type {
+  KeyValueEntry,
+  KeyValueWrite,
+  OrderedKeyValueBackend,
+} from './ordered-key-value-backend';
 import { encodePrimaryKey, encodePrimaryKeyPrefix, type PrimaryKeyInput } from './primary-key';
 import { StorageConventionError, UpdateConflictError } from './storage-errors';
 import type { TableLocation } from './storage-key';
@@ -40,6 +44,8 @@ function assertScanLimit(limit: number): void {
   }
 }
 
+const isPresent = () => true;
+
 /** Writes already encoded and checked; see TableStorage.prepare. */
 export interface PreparedWrites {
   issue(): Array<Promise<void>>;
@@ -51,16 +57,26 @@ export interface PreparedWrites {
  * the read-only and writable views cannot drift apart.
  */
 export class TableStorage<T> {
+  readonly #decodeOptional: (bytes: Buffer | undefined) => T | undefined;
+
   constructor(
     private readonly backend: OrderedKeyValueBackend,
     private readonly location: TableLocation,
-  ) {}
+    private readonly codec: DocumentCodec<T>,
+  ) {
+    this.#decodeOptional = (bytes) => (bytes === undefined ? undefined : codec.decode(bytes));
+  }
 
   get(input: PrimaryKeyInput): Promise<T | undefined> {
     // Not `async`: on the hottest call an `await` measurably costs about a microsecond on LMDB, so
     // a bad key is turned into a rejection by hand instead.
     try {
-      return this.backend.get(this.location.keyOf(input)).then(decodeOptionalDocument<T>);
+      const key = this.location.keyOf(input);
+      if (this.backend.getDecodedMany !== undefined) {
+        // Decoded where the backend read it: no copy of the value, one promise.
+        return Promise.resolve(this.backend.getDecodedMany([key], this.codec.decode)[0]);
+      }
+      return this.backend.get(key).then(this.#decodeOptional);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -71,11 +87,43 @@ export class TableStorage<T> {
       return [];
     }
     const keys = inputs.map((input) => this.location.keyOf(input));
+    if (this.backend.getDecodedMany !== undefined) {
+      return this.backend.getDecodedMany(keys, this.codec.decode);
+    }
     const values = await this.backend.getMany(keys);
-    return values.map(decodeOptionalDocument<T>);
+    return values.map(this.#decodeOptional);
+  }
+
+  /** Whether each row exists (live), without decoding it where the backend allows. */
+  async hasMany(inputs: PrimaryKeyInput[]): Promise<boolean[]> {
+    if (inputs.length === 0) {
+      return [];
+    }
+    const keys = inputs.map((input) => this.location.keyOf(input));
+    if (this.backend.getDecodedMany !== undefined) {
+      return this.backend.getDecodedMany(keys, isPresent).map((found) => found === true);
+    }
+    return (await this.backend.getMany(keys)).map((value) => value !== undefined);
   }
 
   async scan(options: ScanOptions): Promise<ScanPage<T>> {
+    const { entries, limit } = await this.#scanEntries(options);
+    const rows = entries.slice(0, limit).map((entry) => ({
+      primaryKey: this.location.primaryKeyOf(entry.key),
+      value: this.codec.decode(entry.value),
+    }));
+    const hasMore = entries.length > limit;
+    return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
+  }
+
+  /** Like scan, without decoding the values (for index tables, whose keys say everything). */
+  async scanKeys(options: ScanOptions): Promise<KeyPage> {
+    const { entries, limit } = await this.#scanEntries(options);
+    const keys = entries.slice(0, limit).map((entry) => this.location.primaryKeyOf(entry.key));
+    return { keys, nextAfter: entries.length > limit ? keys[keys.length - 1] : null };
+  }
+
+  async #scanEntries(options: ScanOptions): Promise<{ entries: KeyValueEntry[]; limit: number }> {
     assertScanLimit(options.limit);
     const prefix = Buffer.from(
       this.location.prefix + encodePrimaryKeyPrefix(options.prefix ?? ''),
@@ -88,16 +136,11 @@ export class TableStorage<T> {
       start = Buffer.compare(resumeAt, start) > 0 ? resumeAt : start;
     }
     if (Buffer.compare(start, end) >= 0) {
-      return { rows: [], nextAfter: null };
+      return { entries: [], limit: options.limit };
     }
     // One extra row tells us whether another page exists, so nextAfter is null exactly at the end.
     const entries = await this.backend.scan({ start, end, limit: options.limit + 1 });
-    const rows = entries.slice(0, options.limit).map((entry) => ({
-      primaryKey: this.location.primaryKeyOf(entry.key),
-      value: decodeDocument<T>(entry.value),
-    }));
-    const hasMore = entries.length > options.limit;
-    return { rows, nextAfter: hasMore ? rows[rows.length - 1].primaryKey : null };
+    return { entries, limit: options.limit };
   }
 
   async put(input: PrimaryKeyInput, value: T, options: WriteOptions = {}): Promise<void> {
@@ -145,7 +188,8 @@ export class TableStorage<T> {
   ): Promise<CompareAndSwapResult<T>> {
     const write = this.toWrite({ primaryKey: input, value: next, ...options });
     // `expected` is only compared, never stored, so it is encoded without the convention check.
-    const expectedBytes = expected === undefined ? undefined : encodeDocument(expected);
+    const expectedBytes =
+      expected === undefined ? undefined : this.codec.encodeForComparison(expected);
     const outcome = await this.backend.compareAndSwap(
       write.key,
       expectedBytes,
@@ -154,7 +198,7 @@ export class TableStorage<T> {
     );
     return {
       isSwapped: outcome.isSwapped,
-      previous: decodeOptionalDocument<T>(outcome.previous),
+      previous: this.#decodeOptional(outcome.previous),
     };
   }
 
@@ -175,10 +219,10 @@ export class TableStorage<T> {
     const key = this.location.keyOf(input);
     let currentBytes = await this.backend.get(key);
     for (let attempt = 1; ; attempt += 1) {
-      const next = mutate(decodeOptionalDocument<T>(currentBytes));
+      const next = mutate(this.#decodeOptional(currentBytes));
       if (next === undefined) {
         // Decode again: `mutate` may have edited the object it was given before deciding not to write.
-        return decodeOptionalDocument<T>(currentBytes);
+        return this.#decodeOptional(currentBytes);
       }
       const write = this.toWrite({
         primaryKey: input,
@@ -228,8 +272,9 @@ export class TableStorage<T> {
   private toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
     assertTtlSeconds(row.ttlSeconds);
     const key = this.location.keyOf(row.primaryKey);
+    let value: Buffer;
     try {
-      assertConventionalDocument(row.value);
+      value = this.codec.encode(row.value);
     } catch (error) {
       if (error instanceof StorageConventionError) {
         // Name the row: the bare path ($.field) does not say which table the document was for.
@@ -239,6 +284,6 @@ export class TableStorage<T> {
       }
       throw error;
     }
-    return { key, value: encodeDocument(row.value), ttlSeconds: row.ttlSeconds };
+    return { key, value, ttlSeconds: row.ttlSeconds };
   }
 }

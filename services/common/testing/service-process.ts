@@ -28,6 +28,8 @@ export async function startServiceProcess(
   argumentList: string[],
   environment: NodeJS.ProcessEnv,
   readyTimeoutMs = 20_000,
+  /** Flags for Node itself, before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgumentList: readonly string[] = [],
 ): Promise<StartedServiceProcess> {
   const logLines: Array<Record<string, unknown>> = [];
   let url = '';
@@ -35,7 +37,7 @@ export async function startServiceProcess(
   const supervised = await startSupervisedProcess({
     name: service,
     command: entry.command,
-    argumentList: [...entry.argumentList, '--port', '0', ...argumentList],
+    argumentList: [...nodeArgumentList, ...entry.argumentList, '--port', '0', ...argumentList],
     environment: { ...process.env, ...environment },
     readyTimeoutMs,
     isReadyLine: (line) => {

@@ -56,11 +56,18 @@ function isResolvableHostShape(hostname: string): boolean {
   return hostname.split('.').every((label) => label.length > 0 && label.length <= MAX_LABEL_LENGTH);
 }
 
+/** A normalized URL and its host (the `domain`), from one parse. */
+export interface NormalizedUrl {
+  url: string;
+  /** Lowercase (punycode) hostname without port; an IPv6 literal keeps its brackets. */
+  host: string;
+}
+
 /**
- * Returns the normalized form of `input` (resolved against `baseUrl` when relative).
+ * Normalizes `input` (resolved against `baseUrl` when relative) and names its host, parsing it once.
  * Throws UrlNormalizationError when the URL cannot be crawled.
  */
-export function normalizeUrl(input: string, baseUrl?: string): string {
+export function normalizeUrlParts(input: string, baseUrl?: string): NormalizedUrl {
   let parsed: URL;
   try {
     parsed = new URL(input, baseUrl);
@@ -81,7 +88,15 @@ export function normalizeUrl(input: string, baseUrl?: string): string {
   // `search` is '' both for "no query" and for a bare "?", which is exactly the equivalence wanted.
   const path = normalizePercentEncoding(parsed.pathname);
   const query = normalizePercentEncoding(parsed.search);
-  return `${parsed.protocol}//${hostname}${port}${path}${query}`;
+  return { url: `${parsed.protocol}//${hostname}${port}${path}${query}`, host: hostname };
+}
+
+/**
+ * Returns the normalized form of `input` (resolved against `baseUrl` when relative).
+ * Throws UrlNormalizationError when the URL cannot be crawled.
+ */
+export function normalizeUrl(input: string, baseUrl?: string): string {
+  return normalizeUrlParts(input, baseUrl).url;
 }
 
 /** Like normalizeUrl, but answers undefined instead of throwing (for link extraction). */

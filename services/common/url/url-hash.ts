@@ -17,7 +17,16 @@ function truncatedSha256Hex(bytes: string | Uint8Array): string {
  * hash a raw URL by mistake. Throws UrlNormalizationError for URLs that cannot be normalized.
  */
 export function urlHash(url: string): string {
-  return truncatedSha256Hex(normalizeUrl(url));
+  return hashOfNormalizedUrl(normalizeUrl(url));
+}
+
+/**
+ * Hash of a URL that is already normalized (the output of normalizeUrl / normalizeUrlParts), for
+ * callers that normalized it a moment ago: hashing must never be skipped a normalization, so only
+ * pass what normalization returned.
+ */
+export function hashOfNormalizedUrl(normalizedUrl: string): string {
+  return truncatedSha256Hex(normalizedUrl);
 }
 
 /** Hash of content bytes; a string is hashed as its UTF-8 encoding. */

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import { normalizeUrl, tryNormalizeUrl, UrlNormalizationError } from './normalize-url';
-import { contentHash, urlHash } from './url-hash';
+import {
+  normalizeUrl,
+  normalizeUrlParts,
+  tryNormalizeUrl,
+  UrlNormalizationError,
+} from './normalize-url';
+import { contentHash, hashOfNormalizedUrl, urlHash } from './url-hash';
 import { domainOfUrl } from './url-domain';
 import vectors from './url-normalization-vectors.json';
 
@@ -15,6 +20,10 @@ describe('normalizeUrl (url-normalization-vectors.json)', () => {
     expect(urlHash(input)).toBe(url_hash);
     expect(specHash(normalized)).toBe(url_hash);
     expect(domainOfUrl(input)).toBe(domain);
+    // The one-parse form the frontier uses agrees with the three separate calls.
+    const parts = normalizeUrlParts(input);
+    expect(parts).toEqual({ url: normalized, host: domain });
+    expect(hashOfNormalizedUrl(parts.url)).toBe(url_hash);
   });
 
   test.each(vectors.resolved)(

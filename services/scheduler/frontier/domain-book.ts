@@ -1,30 +1,47 @@
-import type { UrlTaskDocument } from './frontier-documents';
-import type { UrlTaskChangeListener } from './frontier-store';
-import { placementOf } from './index-placement';
-import { DomainSchedule } from './domain-schedule';
+import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
+import type { PlacedChange, UrlTaskChangeListener } from './frontier-store';
+import { DomainSchedule, type StoredUrlCounts } from './domain-schedule';
 import { ReadyDomainQueue } from './ready-domain-queue';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText } from './time-text';
 
+/** Which stored count a stored url_state feeds (`leased` only in data of the older layout). */
+const STORED_COUNT_OF_STATE: Record<UrlTaskDocument['url_state'], keyof StoredUrlCounts> = {
+  queued: 'queued',
+  leased: 'queued',
+  done: 'done',
+  failed: 'failed',
+  waiting_for_rule: 'waitingForRule',
+  dropped: 'dropped',
+};
+
+/** Placed in url_due_index as stored (what `due_url_count` counts). */
+export function isStoredAsDue(task: UrlTaskDocument): boolean {
+  return task.url_state === 'queued' && task.is_in_due_index && task.priority_rank !== null;
+}
+
+export interface DomainBookDependencies {
+  rules: RuleBook;
+  inFlightCap: number;
+  onNegativeCountPrevented: (domain: string) => void;
+}
+
 /**
- * Every domain's dequeue state, and the ready queue derived from it. It follows committed url_task
- * changes (in-flight and due counts, queue heads), so the counters are exact by construction: a
- * URL leaves `leased` at most once per lease, hence in-flight counts cannot be decremented twice —
- * and they are clamped at zero besides, with the clamp counted as an anomaly.
+ * Every domain's dequeue state, and the ready queue derived from it. It follows staged url_task
+ * changes (in-flight and due counts, queue heads, the stored counts of domain_runtime), so the
+ * counters are exact by construction: a URL leaves `leased` at most once per lease, hence in-flight
+ * counts cannot be decremented twice — and they are clamped at zero besides, with the clamp counted
+ * as an anomaly.
  */
 export class DomainBook implements UrlTaskChangeListener {
   readonly #schedules = new Map<string, DomainSchedule>();
   readonly ready = new ReadyDomainQueue();
-  /** Schedules whose domain_runtime row is behind memory. */
-  readonly #runtimeDirty = new Set<DomainSchedule>();
-  /** While the start-up scan replays url_task, readiness is derived once at the end. */
+  readonly #storedChanged = new Set<DomainSchedule>();
+  readonly #runtimeChanged = new Set<DomainSchedule>();
+  /** While start-up loads, readiness is derived once at the end. */
   #isLoading = false;
 
-  constructor(
-    private readonly rules: RuleBook,
-    private readonly inFlightCap: number,
-    private readonly onNegativeCountPrevented: (domain: string) => void,
-  ) {}
+  constructor(private readonly dependencies: DomainBookDependencies) {}
 
   get(domain: string): DomainSchedule | undefined {
     return this.#schedules.get(domain);
@@ -43,6 +60,10 @@ export class DomainBook implements UrlTaskChangeListener {
     return this.#schedules.values();
   }
 
+  get size(): number {
+    return this.#schedules.size;
+  }
+
   beginLoading(): void {
     this.#isLoading = true;
   }
@@ -52,17 +73,15 @@ export class DomainBook implements UrlTaskChangeListener {
     for (const schedule of this.#schedules.values()) this.touch(schedule);
   }
 
-  onUrlTaskChanged(previous: UrlTaskDocument | undefined, next: UrlTaskDocument): void {
+  onUrlTaskChanged({ previous, next, before, after, isStored }: PlacedChange): void {
     const schedule = this.obtain(next.domain);
     if (previous?.url_state === 'leased' && next.url_state !== 'leased') {
       schedule.inFlightCount = this.#decremented(schedule, schedule.inFlightCount);
-      this.markRuntimeDirty(schedule);
+      this.markRuntimeChanged(schedule);
     } else if (previous?.url_state !== 'leased' && next.url_state === 'leased') {
       schedule.inFlightCount += 1;
-      this.markRuntimeDirty(schedule);
+      this.markRuntimeChanged(schedule);
     }
-    const before = previous === undefined ? undefined : placementOf(previous);
-    const after = placementOf(next);
     const wasDue = before?.indexName === 'due';
     const isDue = after?.indexName === 'due';
     if (wasDue && !isDue) {
@@ -74,18 +93,34 @@ export class DomainBook implements UrlTaskChangeListener {
     if (after?.indexName === 'due' && !before?.key.equals(after.key)) {
       schedule.offerHead({ rank: after.rank, dueAtMs: msOfTimeText(next.due_at) });
     }
+    if (isStored) this.#countStored(schedule, previous, next);
     if (!this.#isLoading) this.touch(schedule);
   }
 
-  markRuntimeDirty(schedule: DomainSchedule): void {
-    this.#runtimeDirty.add(schedule);
+  /** Start-up: a stored url_task as read, in the pass that recounts a domain from url_task. */
+  countLoaded(schedule: DomainSchedule, task: UrlTaskDocument): void {
+    schedule.stored[STORED_COUNT_OF_STATE[task.url_state]] += 1;
+    if (isStoredAsDue(task)) schedule.stored.due += 1;
   }
 
-  /** The schedules changed since the last call (for the write-behind of domain_runtime). */
-  takeRuntimeDirty(): DomainSchedule[] {
-    const dirty = [...this.#runtimeDirty];
-    this.#runtimeDirty.clear();
-    return dirty;
+  markRuntimeChanged(schedule: DomainSchedule): void {
+    if (!schedule.hasRuntimeChange) {
+      schedule.hasRuntimeChange = true;
+      this.#runtimeChanged.add(schedule);
+    }
+  }
+
+  /**
+   * Schedules whose stored counts changed since the last call: their rows join the batch. A row
+   * carries the dequeue times too, so they leave the write-behind list as well.
+   */
+  takeStoredChanged(): DomainSchedule[] {
+    return this.#take(this.#storedChanged);
+  }
+
+  /** Schedules whose dequeue times (or counts) changed since their row was last staged. */
+  takeRuntimeChanged(): DomainSchedule[] {
+    return this.#take(this.#runtimeChanged);
   }
 
   /**
@@ -94,13 +129,13 @@ export class DomainBook implements UrlTaskChangeListener {
    * is due.
    */
   touch(schedule: DomainSchedule): void {
-    const rule = this.rules.get(schedule.domain);
+    const rule = this.dependencies.rules.get(schedule.domain);
     const isEligible =
       rule !== undefined &&
       rule.isCrawlable &&
       !schedule.isPaused &&
       schedule.head !== null &&
-      schedule.inFlightCount + schedule.pendingLeaseCount < this.inFlightCap;
+      schedule.inFlightCount + schedule.pendingLeaseCount < this.dependencies.inFlightCap;
     if (!isEligible || schedule.head === null) {
       this.ready.withdraw(schedule);
       return;
@@ -115,9 +150,40 @@ export class DomainBook implements UrlTaskChangeListener {
     this.ready.push(schedule, schedule.head.rank, availableAtMs);
   }
 
+  #countStored(
+    schedule: DomainSchedule,
+    previous: UrlTaskDocument | undefined,
+    next: UrlTaskDocument,
+  ): void {
+    const counts = schedule.stored;
+    if (previous !== undefined) {
+      const stored = storedFormOf(previous);
+      const state = STORED_COUNT_OF_STATE[stored.url_state];
+      counts[state] = this.#decremented(schedule, counts[state]);
+      if (isStoredAsDue(stored)) counts.due = this.#decremented(schedule, counts.due);
+    }
+    counts[STORED_COUNT_OF_STATE[next.url_state]] += 1;
+    if (isStoredAsDue(next)) counts.due += 1;
+    if (!schedule.hasStoredChange) {
+      schedule.hasStoredChange = true;
+      this.#storedChanged.add(schedule);
+    }
+  }
+
+  #take(changed: Set<DomainSchedule>): DomainSchedule[] {
+    const taken = [...changed];
+    for (const schedule of taken) {
+      schedule.hasStoredChange = false;
+      schedule.hasRuntimeChange = false;
+      this.#storedChanged.delete(schedule);
+      this.#runtimeChanged.delete(schedule);
+    }
+    return taken;
+  }
+
   #decremented(schedule: DomainSchedule, value: number): number {
     if (value > 0) return value - 1;
-    this.onNegativeCountPrevented(schedule.domain);
+    this.dependencies.onNegativeCountPrevented(schedule.domain);
     return 0;
   }
 }

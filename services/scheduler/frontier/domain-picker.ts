@@ -4,6 +4,7 @@ import type { DomainSchedule, QueueHead } from './domain-schedule';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
+import type { LeaseBook } from './lease-book';
 import { placementOf } from './index-placement';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook, RuleSummary } from './rule-book';
@@ -37,6 +38,16 @@ export interface PickOutcome {
   staleDueKeys: PrimaryKey[];
 }
 
+export interface DomainPickerDependencies {
+  tables: FrontierTables;
+  store: FrontierStore;
+  /** A held URL keeps its due entry while leased: the picker passes over it. */
+  leases: LeaseBook;
+  book: DomainBook;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+}
+
 /**
  * Chooses the URLs of one lease: walks the ready queue band by band (priority_rank first), takes
  * the head URL of each available domain — one per domain per turn, so domains take turns — and
@@ -47,29 +58,24 @@ export interface PickOutcome {
  * Index entries are hints: each is checked against its url_task before it is handed out.
  */
 export class DomainPicker {
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly store: FrontierStore,
-    private readonly book: DomainBook,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-  ) {}
+  constructor(private readonly dependencies: DomainPickerDependencies) {}
 
   async pick(taskCount: number, nowMs: number): Promise<PickOutcome> {
     const outcome: PickOutcome = { picked: [], parked: [], staleDueKeys: [] };
     const lastTakenKeys = new Map<DomainSchedule, PrimaryKey>();
     const budget = { remainingCount: MAX_ENTRIES_PER_PICK };
-    for (const rank of this.book.ready.ranks()) {
+    for (const rank of this.dependencies.book.ready.ranks()) {
       while (outcome.picked.length < taskCount && budget.remainingCount > 0) {
-        const schedule = this.book.ready.popAvailable(rank, nowMs);
+        const schedule = this.dependencies.book.ready.popAvailable(rank, nowMs);
         if (schedule === undefined) break;
-        const rule = this.rules.get(schedule.domain);
+        const rule = this.dependencies.rules.get(schedule.domain);
         if (rule === undefined || !rule.isCrawlable) {
-          this.book.touch(schedule);
+          this.dependencies.book.touch(schedule);
           continue;
         }
         const taken = await this.#takeHead(
           schedule,
+          rule,
           lastTakenKeys.get(schedule),
           outcome,
           nowMs,
@@ -84,9 +90,9 @@ export class DomainPicker {
           schedule.pendingLeaseCount += 1;
           schedule.nextDequeueAtMs = nowMs + rule.minIntervalMs;
           schedule.lastDequeueAtMs = nowMs;
-          this.book.markRuntimeDirty(schedule);
+          this.dependencies.book.markRuntimeChanged(schedule);
         }
-        this.book.touch(schedule);
+        this.dependencies.book.touch(schedule);
       }
       if (outcome.picked.length >= taskCount || budget.remainingCount <= 0) break;
     }
@@ -96,11 +102,12 @@ export class DomainPicker {
   /** Ends a lease (committed or not): picked tasks now count through their url_task state. */
   release(outcome: PickOutcome): void {
     for (const { schedule } of outcome.picked) schedule.pendingLeaseCount = 0;
-    for (const { schedule } of outcome.picked) this.book.touch(schedule);
+    for (const { schedule } of outcome.picked) this.dependencies.book.touch(schedule);
   }
 
   async #takeHead(
     schedule: DomainSchedule,
+    rule: RuleSummary,
     takenBefore: PrimaryKey | undefined,
     outcome: PickOutcome,
     nowMs: number,
@@ -114,15 +121,24 @@ export class DomainPicker {
         examinedCount += 1;
         budget.remainingCount -= 1;
         const key = page.keys[index];
+        const urlHash = urlHashOfDueKey(key);
+        if (this.dependencies.leases.holderOf(urlHash) !== undefined) {
+          after = key; // leased: its entry stays until its lease is settled
+          continue;
+        }
         // One document at a time: usually the first entry is valid and the next is only a head.
-        const [task] = await this.store.readUrlTasks([urlHashOfDueKey(key)]);
+        const [task] = await this.dependencies.store.readUrlTasks([urlHash]);
         const placement = task === undefined ? undefined : placementOf(task);
         if (task === undefined || placement?.indexName !== 'due' || !placement.key.equals(key)) {
           outcome.staleDueKeys.push(key);
           after = key;
           continue;
         }
-        if (!(await this.robots.isAllowed(schedule.domain, task.url))) {
+        // Allowed when queued under this very rule: robots.txt is parsed only after a new rule.
+        if (
+          task.robots_rule_verified_at !== rule.verifiedAt &&
+          !(await this.dependencies.robots.isAllowed(schedule.domain, task.url))
+        ) {
           outcome.parked.push({
             previous: task,
             next: parked(task, 'robots_disallowed', null, nowMs),
@@ -158,13 +174,13 @@ export class DomainPicker {
     after: PrimaryKey | undefined,
     limit: number,
   ): Promise<{ keys: PrimaryKey[]; hasMore: boolean }> {
-    const page = await this.tables.dueIndex.scan({
+    const page = await this.dependencies.tables.dueIndex.scanKeys({
       prefix: primaryKeyPrefix(domain),
       after,
       limit,
     });
-    const stored = page.rows.map((row) => row.primaryKey);
-    const pending = this.store
+    const stored = page.keys;
+    const pending = this.dependencies.store
       .pendingDueEntries(domain)
       .filter((key) => after === undefined || key.encoded > after.encoded);
     if (pending.length === 0) return { keys: stored, hasMore: page.nextAfter !== null };

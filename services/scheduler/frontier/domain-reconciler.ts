@@ -4,6 +4,7 @@ import type { CandidateRegistry } from './candidate-registry';
 import type { IndexEntryDocument, UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
+import type { LeaseBook } from './lease-book';
 import { placementOf, type IndexPlacement } from './index-placement';
 import { effectiveRank } from './priority-rank';
 import type { RobotsPolicy } from './robots-policy';
@@ -11,6 +12,19 @@ import type { RuleBook, RuleSummary } from './rule-book';
 import { dropped, parked, queuedAt } from './url-task-transitions';
 import type { FrontierMutator } from './frontier-mutator';
 import type { WriteBatch } from './write-batch';
+
+export interface DomainReconcilerDependencies {
+  mutator: FrontierMutator;
+  tables: FrontierTables;
+  store: FrontierStore;
+  /** A held URL keeps its due entry while leased: the reconciler passes over it. */
+  leases: LeaseBook;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+  candidates: CandidateRegistry;
+  /** Resolves once every commit queued so far is written (the scans must see them). */
+  settled: () => Promise<void>;
+}
 
 const PAGE_SIZE = 500;
 
@@ -24,13 +38,7 @@ const PAGE_SIZE = 500;
 export class DomainReconciler {
   readonly #pending = new Set<string>();
 
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly store: FrontierStore,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-    private readonly candidates: CandidateRegistry,
-  ) {}
+  constructor(private readonly dependencies: DomainReconcilerDependencies) {}
 
   enqueue(domain: string): void {
     this.#pending.add(domain);
@@ -44,18 +52,14 @@ export class DomainReconciler {
    * Works through pending domains until `urlBudget` URLs were handled, one page per mutation.
    * Resolves to the number of URLs handled.
    */
-  async runPending(
-    urlBudget: number,
-    nowMs: () => number,
-    mutator: FrontierMutator,
-  ): Promise<number> {
+  async runPending(urlBudget: number, nowMs: () => number): Promise<number> {
     let handledCount = 0;
     for (const domain of [...this.#pending]) {
       while (handledCount < urlBudget) {
-        const step = await mutator.run(async () => {
-          // The scans below must see every URL admitted before: wait for earlier batches.
-          await this.store.settled();
-          return this.store.commitStaged((batch) => this.#reconcilePage(batch, domain, nowMs()));
+        const step = await this.dependencies.mutator.run(async (batch) => {
+          // The scans below must see every URL admitted before: wait for earlier commits.
+          await this.dependencies.settled();
+          return this.#reconcilePage(batch, domain, nowMs());
         });
         handledCount += step.handledCount;
         if (step.isFinished) {
@@ -73,16 +77,25 @@ export class DomainReconciler {
     domain: string,
     nowMs: number,
   ): Promise<{ handledCount: number; isFinished: boolean }> {
-    const rule = this.rules.get(domain);
+    const rule = this.dependencies.rules.get(domain);
     if (rule === undefined) return { handledCount: 0, isFinished: true };
-    const waiting = await this.#page(batch, this.tables.waitingIndex, domain, 'waiting', (task) =>
-      this.#decideWaiting(task, rule, nowMs),
+    const waiting = await this.#page(
+      batch,
+      this.dependencies.tables.waitingIndex,
+      domain,
+      'waiting',
+      (task) => this.#decideWaiting(task, rule, nowMs),
     );
     if (waiting > 0) return { handledCount: waiting, isFinished: false };
-    if (this.candidates.has(domain)) this.candidates.stageRemoval(batch, domain);
+    if (this.dependencies.candidates.has(domain))
+      this.dependencies.candidates.stageRemoval(batch, domain);
     if (rule.isCrawlable) return { handledCount: 0, isFinished: true };
-    const due = await this.#page(batch, this.tables.dueIndex, domain, 'due', async (task) =>
-      dropped(task, nowMs),
+    const due = await this.#page(
+      batch,
+      this.dependencies.tables.dueIndex,
+      domain,
+      'due',
+      async (task) => dropped(task, nowMs),
     );
     return { handledCount: due, isFinished: due === 0 };
   }
@@ -93,13 +106,17 @@ export class DomainReconciler {
     nowMs: number,
   ): Promise<UrlTaskDocument> {
     if (!rule.isCrawlable) return dropped(task, nowMs);
-    if (!(await this.robots.isAllowed(task.domain, task.url))) {
+    if (!(await this.dependencies.robots.isAllowed(task.domain, task.url))) {
       return parked(task, 'robots_disallowed', null, nowMs);
     }
-    return queuedAt(task, effectiveRank(task, rule), nowMs);
+    return queuedAt(task, effectiveRank(task, rule), nowMs, rule.verifiedAt);
   }
 
-  /** One page of a domain's entries in `index`, each url_task moved on by `decide`. */
+  /**
+   * One page of a domain's entries in `index`, each url_task moved on by `decide`; resolves to how
+   * many entries it handled. A URL a live lease holds keeps its due entry until its lease is settled
+   * (the lease book says so): it is passed over, neither moved nor taken for a stale entry.
+   */
   async #page(
     batch: WriteBatch,
     index: KeyspaceTable<IndexEntryDocument>,
@@ -107,9 +124,22 @@ export class DomainReconciler {
     indexName: IndexPlacement['indexName'],
     decide: (task: UrlTaskDocument) => Promise<UrlTaskDocument>,
   ): Promise<number> {
-    const page = await index.scan({ prefix: primaryKeyPrefix(domain), limit: PAGE_SIZE });
-    const keys = page.rows.map((row) => row.primaryKey);
-    const tasks = await this.store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
+    const { store, leases } = this.dependencies;
+    const keys: PrimaryKey[] = [];
+    let after: PrimaryKey | undefined;
+    for (;;) {
+      const page = await index.scanKeys({
+        prefix: primaryKeyPrefix(domain),
+        after,
+        limit: PAGE_SIZE,
+      });
+      for (const key of page.keys) {
+        if (leases.holderOf(key.parts[key.parts.length - 1]) === undefined) keys.push(key);
+      }
+      if (keys.length > 0 || page.nextAfter === null) break;
+      after = page.nextAfter; // a page of held URLs only: look behind them
+    }
+    const tasks = await store.readUrlTasks(keys.map((key) => key.parts[key.parts.length - 1]));
     const changes: UrlTaskChange[] = [];
     const staleKeys: PrimaryKey[] = [];
     for (let position = 0; position < keys.length; position += 1) {
@@ -120,8 +150,8 @@ export class DomainReconciler {
       }
       changes.push({ previous: task, next: await decide(task) });
     }
-    this.store.stage(batch, changes);
-    this.store.stageStaleEntries(batch, indexName, staleKeys);
+    store.stage(batch, changes);
+    store.stageStaleEntries(batch, indexName, staleKeys);
     return keys.length;
   }
 }

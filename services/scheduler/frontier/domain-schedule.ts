@@ -5,21 +5,44 @@ export interface QueueHead {
 }
 
 /**
+ * How many of a domain's url_task documents, as stored, are in each state and placed in its due
+ * queue — the counts `domain_runtime` keeps so that start-up needs no pass over url_task. Stored, a
+ * leased URL is queued and due (the lease book knows it is leased).
+ */
+export interface StoredUrlCounts {
+  queued: number;
+  done: number;
+  failed: number;
+  waitingForRule: number;
+  dropped: number;
+  due: number;
+}
+
+export function emptyStoredUrlCounts(): StoredUrlCounts {
+  return { queued: 0, done: 0, failed: 0, waitingForRule: 0, dropped: 0, due: 0 };
+}
+
+/**
  * One domain's dequeue state (`scheduler:domain_runtime`, the primary rate control, plus what the
- * ready queue needs). Lives in memory; in_flight_count and next_dequeue_at are written behind to
- * storage (DomainBook tracks which rows changed) and rebuilt from url_task at start-up.
+ * ready queue needs). Lives in memory; its row is written with every batch that changes the
+ * domain's stored URLs, and behind memory when only its dequeue times moved.
  */
 export class DomainSchedule {
   inFlightCount = 0;
   /** Tasks picked by the lease being built, not yet committed (they count against the cap). */
   pendingLeaseCount = 0;
-  /** Entries in url_due_index (the operator's due_count). */
+  /** Entries in url_due_index not held by a lease (the operator's due_count). */
   dueCount = 0;
   nextDequeueAtMs = 0;
   lastDequeueAtMs: number | null = null;
   /** The best due entry, or null when the domain has nothing due. A hint: takers re-check it. */
   head: QueueHead | null = null;
   isPaused = false;
+  readonly stored: StoredUrlCounts = emptyStoredUrlCounts();
+  /** The stored counts changed: its row goes into the current batch. */
+  hasStoredChange = false;
+  /** Only the dequeue times changed: its row is written behind. */
+  hasRuntimeChange = false;
 
   /** Bookkeeping of ReadyDomainQueue: the live entry's version, band and time. */
   readyVersion = 0;

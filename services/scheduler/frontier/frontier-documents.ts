@@ -15,7 +15,14 @@ import type {
 /** Why a URL was parked as failed instead of being retried again. */
 export type ParkReason = 'attempts_exhausted' | 'lease_expiries_exhausted' | 'robots_disallowed';
 
-/** `scheduler:url_task:{url_hash}` — one frontier URL; the source of truth every index derives from. */
+/**
+ * `scheduler:url_task:{url_hash}` — one frontier URL; the source of truth every index derives from.
+ *
+ * A lease does not rewrite it: a URL is leased while a live lease lists it and has not been applied
+ * to it (`applied_lease_id`), which the lease book tracks. Stored, its url_state is never `leased`;
+ * the frontier's view of a leased URL is the stored document with url_state `leased` (see
+ * `storedFormOf`).
+ */
 export interface UrlTaskDocument {
   url: string;
   url_hash: string;
@@ -31,9 +38,10 @@ export interface UrlTaskDocument {
   due_at: string;
   /** true: it sits in url_due_index (due now); false with queued/done: in url_revisit_index. */
   is_in_due_index: boolean;
-  /** The live lease holding it (url_state leased), else null. */
-  lease_id: string | null;
-  /** The last lease whose result or requeue was applied to it (makes report retries exact). */
+  /**
+   * The last lease whose result, re-queue or expiry was applied to it: a lease listing the URL
+   * holds it only while this names another lease, which makes report retries and reclaims exact.
+   */
   applied_lease_id: string | null;
   /** Failed fetches in a row; reset by a successful one. */
   attempt_count: number;
@@ -49,6 +57,19 @@ export interface UrlTaskDocument {
   revisit_interval_seconds: number | null;
   discovered_at: string;
   updated_at: string;
+  /**
+   * The verified_at of the rule whose robots.txt last allowed it (null: not checked yet). A lease
+   * re-checks robots.txt only when the domain's rule has changed since, which keeps parsing
+   * robots.txt off the lease path.
+   */
+  robots_rule_verified_at: string | null;
+}
+
+/** What is on disk for a URL the frontier sees as leased: it was queued in its due queue. */
+export function storedFormOf(task: UrlTaskDocument): UrlTaskDocument {
+  return task.url_state === 'leased'
+    ? { ...task, url_state: 'queued', is_in_due_index: true }
+    : task;
 }
 
 /** Value of the pure ordering indexes (the key carries everything). */
@@ -65,7 +86,10 @@ export interface LeasedTaskReference {
   domain: string;
 }
 
-/** `scheduler:lease_task:{lease_id}` — a live lease; deleted once reported or reclaimed. */
+/**
+ * `scheduler:lease_task:{lease_id}` — a live lease; deleted once reported or reclaimed. The truth
+ * of which URLs are leased (see UrlTaskDocument.applied_lease_id).
+ */
 export interface LeaseTaskDocument {
   lease_id: string;
   worker_id: string;
@@ -108,12 +132,39 @@ export interface LeaseExpiryRecordDocument {
   parked_count: number;
 }
 
-/** `scheduler:domain_runtime:{domain}` — the dequeue control (written behind, rebuilt at start). */
+/**
+ * `scheduler:domain_runtime:{domain}` — the dequeue control and the domain's share of the frontier,
+ * so that start-up reads one row per domain instead of every URL. The counts describe url_task as
+ * stored (a leased URL counts as queued and due; live leases are subtracted at start-up) and are
+ * written in the same batch as the url_task changes they follow. The dequeue times are written
+ * behind memory (start-up makes every domain wait one interval anyway).
+ */
 export interface DomainRuntimeDocument {
   domain: string;
   in_flight_count: number;
   next_dequeue_at: string | null;
   last_dequeue_at: string | null;
+  queued_url_count: number;
+  done_url_count: number;
+  failed_url_count: number;
+  waiting_url_count: number;
+  dropped_url_count: number;
+  /** Stored url_tasks placed in url_due_index (leased ones included). */
+  due_url_count: number;
+  /** A lower bound of the best due entry (rank, then due time): a hint the picker corrects. */
+  head_priority_rank: number | null;
+  head_due_at: string | null;
+  updated_at: string;
+}
+
+/**
+ * `scheduler:frontier_runtime:current` — whether the domain_runtime counts can be trusted at
+ * start-up: the layout they belong to, and (on a backend without atomic batches) whether the last
+ * run stopped cleanly. When in doubt, start-up recounts from url_task and writes them anew.
+ */
+export interface FrontierRuntimeDocument {
+  layout_version: number;
+  is_clean_stop: boolean;
   updated_at: string;
 }
 

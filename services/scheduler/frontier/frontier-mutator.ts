@@ -1,49 +1,54 @@
-import { serviceUnavailable } from '../../common/contract-runtime/contract-error';
+import type { CommitQueue } from './commit-queue';
+import { FrontierStoppingError, FrontierUnavailableError } from './frontier-errors';
 import { MutationLock } from './mutation-lock';
+import { WriteBatch } from './write-batch';
 
-/** What a mutation decided under the lock, and the promise that its writes are durable. */
-export interface Staged<T> {
-  result: T;
-  durable: Promise<void>;
+/** Runs at the end of every decision, before its batch is committed (e.g. derived rows). */
+export type BatchFinisher = (batch: WriteBatch) => void;
+
+export interface FrontierMutatorDependencies {
+  commits: CommitQueue;
+  /** Staged into every batch after its decision (domain_runtime rows that moved). */
+  finishers: readonly BatchFinisher[];
+  /** Told once, about the first failed commit (the frontier refuses mutations from then on). */
+  onFailure: (error: unknown) => void;
 }
 
 /**
  * Runs frontier mutations: the decision under the mutation lock, the wait for durability after it.
  *
- * A mutation reads, decides, updates the in-memory views and stages its writes while holding the
- * lock; then the lock passes on and the mutation waits for its own commit before it answers. So
- * while one batch is being committed (an fsync), the next mutation already runs — group commit —
- * and nobody is ever answered before their writes are durable. Reads that must see writes not yet
- * durable go through the store's overlay (FrontierStore).
+ * A mutation reads, decides, updates the in-memory views and stages its writes into a batch while
+ * holding the lock; the batch goes to the commit queue and the lock passes on at once. So while one
+ * commit is being written the next decisions already run, and their batches share the next commit
+ * (group commit) — and nobody is answered before the commit carrying their writes is durable. Reads
+ * that must see writes not yet durable go through the store's overlay (FrontierStore).
  *
  * A commit that fails leaves memory ahead of storage. Rather than guess, the frontier then refuses
- * every further mutation with 503 service_unavailable until the process is restarted, which rebuilds
+ * every further mutation (FrontierUnavailableError) until the process is restarted, which rebuilds
  * memory from storage; the write order guarantees storage itself is recoverable.
  */
 export class FrontierMutator {
   readonly #lock = new MutationLock();
   #failure: unknown;
+  #isClosed = false;
 
-  constructor(private readonly onFailure: (error: unknown) => void) {}
+  constructor(private readonly dependencies: FrontierMutatorDependencies) {}
 
-  /** `isUrgent`: served before ordinary mutations waiting for the lock (see MutationLock). */
-  async run<T>(decide: () => Promise<Staged<T>>, isUrgent = false): Promise<T> {
-    this.#assertHealthy();
-    const staged = await this.#lock.run(async () => {
-      this.#assertHealthy();
-      return decide();
+  /**
+   * Decides under the lock (staging into the batch it is given) and resolves to the decision once
+   * its writes are durable. `isUrgent`: served before ordinary mutations (see MutationLock).
+   */
+  async run<T>(decide: (batch: WriteBatch) => Promise<T> | T, isUrgent = false): Promise<T> {
+    this.#assertOpen();
+    const { result, durable } = await this.#lock.run(async () => {
+      this.#assertOpen();
+      const batch = new WriteBatch();
+      const decided = await decide(batch);
+      for (const finish of this.dependencies.finishers) finish(batch);
+      return { result: decided, durable: this.#commit(batch) };
     }, isUrgent);
-    try {
-      await staged.durable;
-    } catch (error) {
-      if (this.#failure === undefined) {
-        this.#failure = error;
-        this.onFailure(error);
-      }
-      // Not the caller's mistake: the same 503 every later mutation gets (the cause is logged).
-      throw unavailable();
-    }
-    return staged.result;
+    await durable;
+    return result;
   }
 
   /** True once a commit failed: every mutation is refused until the process restarts. */
@@ -56,18 +61,49 @@ export class FrontierMutator {
     return this.#lock.waitingCount;
   }
 
-  #assertHealthy(): void {
-    if (this.#failure !== undefined) throw unavailable();
+  /**
+   * Refuses new mutations, lets those under way finish, then runs `finalDecide` as the very last
+   * mutation and waits until everything is written. Resolves to false when the frontier had failed
+   * (then nothing more is written).
+   */
+  async close(finalDecide: (batch: WriteBatch) => void): Promise<boolean> {
+    this.#isClosed = true;
+    return this.#lock.run(async () => {
+      if (this.#failure !== undefined) return false;
+      const batch = new WriteBatch();
+      for (const finish of this.dependencies.finishers) finish(batch);
+      finalDecide(batch);
+      try {
+        await this.#commit(batch);
+        await this.dependencies.commits.settled();
+      } catch {
+        return false;
+      }
+      return this.#failure === undefined;
+    }, true);
   }
-}
 
-function unavailable(): Error {
-  return serviceUnavailable(
-    'the scheduler could not write to its storage; restart it (the frontier is rebuilt from storage)',
-  );
-}
+  /** Prepared now (a bad key or document refuses the batch whole); durable later. */
+  async #commit(batch: WriteBatch): Promise<void> {
+    try {
+      const prepared = batch.prepare();
+      if (batch.isEmpty) {
+        prepared.settle();
+        return;
+      }
+      await this.dependencies.commits.commit(prepared);
+    } catch (error) {
+      if (this.#failure === undefined) {
+        this.#failure = error;
+        this.dependencies.onFailure(error);
+      }
+      // Not the caller's mistake: the refusal every later mutation gets (the cause is logged).
+      throw new FrontierUnavailableError();
+    }
+  }
 
-/** A mutation with nothing to wait for. */
-export function stagedWithoutWrites<T>(result: T): Staged<T> {
-  return { result, durable: Promise.resolve() };
+  #assertOpen(): void {
+    if (this.#failure !== undefined) throw new FrontierUnavailableError();
+    if (this.#isClosed) throw new FrontierStoppingError();
+  }
 }

@@ -1,121 +1,358 @@
 import type { Logger } from 'pino';
 import type { ReadonlyKeyspaceTable } from '../../common/storage/keyspace-table';
 import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
-import type { DomainHealthMonitor } from '../health/domain-health-monitor';
-import type { CandidateRegistry } from './candidate-registry';
-import type { DomainBook } from './domain-book';
-import type { DomainReconciler } from './domain-reconciler';
-import type { FrontierActivity } from './frontier-activity';
-import type { DomainCandidateDocument, UrlTaskDocument } from './frontier-documents';
-import type { FrontierStore } from './frontier-store';
-import type { FrontierTables } from './frontier-tables';
-import type { LiveLeaseRegistry } from './live-lease-registry';
-import type { RuleBook } from './rule-book';
-import { msOfTimeText } from './time-text';
-import type { UrlStateCounters } from './url-state-counters';
-import { requeued } from './url-task-transitions';
-
-export interface FrontierMemory {
-  tables: FrontierTables;
-  store: FrontierStore;
-  rules: RuleBook;
-  book: DomainBook;
-  counters: UrlStateCounters;
-  candidates: CandidateRegistry;
-  health: DomainHealthMonitor;
-  liveLeases: LiveLeaseRegistry;
-  activity: FrontierActivity;
-  reconciler: DomainReconciler;
-}
+import type { FrontierParts } from './assemble-frontier';
+import type { Clock } from './clock';
+import { isStoredAsDue } from './domain-book';
+import { rowOf } from './domain-runtime-rows';
+import type { DomainSchedule, QueueHead } from './domain-schedule';
+import type {
+  DomainCandidateDocument,
+  FrontierRuntimeDocument,
+  LeaseTaskDocument,
+  UrlTaskDocument,
+} from './frontier-documents';
+import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './frontier-tables';
+import { placementOf } from './index-placement';
+import { msOfTimeText, timeTextOf } from './time-text';
+import { leasedBy } from './url-task-transitions';
+import type { WriteBatch } from './write-batch';
 
 /**
- * Rebuilds everything the frontier keeps in memory from storage, before the first request. Cost is
- * one pass over url_task (the state counters, per-domain due and in-flight counts and queue heads
- * all come from it) plus the small tables; requests never scan. A lease whose url_tasks were
- * written but whose lease record is gone cannot happen by the write order; if storage was damaged
- * anyway, such URLs are re-queued here instead of staying leased forever.
+ * The layout of the scheduler's keyspace these modules write: 2 = leases held by their records
+ * (url_task is not rewritten on lease), domain_runtime counts, bucketed url_revisit_index. Data of
+ * layout 1 (or none) is recounted — and migrated — by one pass over url_task.
  */
-export async function rebuildFrontierMemory(
-  memory: FrontierMemory,
-  nowMs: number,
-  logger: Logger,
-): Promise<void> {
+export const FRONTIER_LAYOUT_VERSION = 2;
+
+/** Writes per batch while start-up migrates or rewrites rows. */
+const STARTUP_BATCH_WRITES = 2000;
+
+/** What start-up rebuilds, and what it needs to do so. */
+export type FrontierMemory = Pick<
+  FrontierParts,
+  | 'tables'
+  | 'mutator'
+  | 'rules'
+  | 'book'
+  | 'counters'
+  | 'candidates'
+  | 'health'
+  | 'leases'
+  | 'reclaimer'
+  | 'promoter'
+  | 'activity'
+  | 'reconciler'
+> & {
+  clock: Clock;
+  logger: Logger;
+  /** The backend commits a batch atomically (see CommitQueue). */
+  isBatchAtomic: boolean;
+};
+
+/**
+ * Rebuilds everything the frontier keeps in memory from storage, before the first request, and
+ * settles what a crash may have left half done:
+ *
+ *   - rules, candidates, health rows, and one `domain_runtime` row per domain (its share of the
+ *     frontier: counts per state, due entries, a lower bound of its queue head, dequeue times). No
+ *     pass over url_task: start-up costs one row per domain, whatever the frontier's size. The rows
+ *     are trusted when they belong to this layout and were written atomically with url_task (LMDB)
+ *     or the last run stopped cleanly; otherwise one pass over url_task recounts them (and migrates
+ *     data of the older layout);
+ *   - the live leases, from their records: a lease whose answer is stored was settled before a
+ *     crash interrupted its clean-up — it is finished now, never counted live; a lease holds the
+ *     URLs it lists that no report or expiry was applied to;
+ *   - leases already expired are reclaimed before the port opens, so the first answer never shows
+ *     an expired lease as live;
+ *   - every domain waits one min_interval_ms from now: the write-behind of next_dequeue_at may have
+ *     lost its last moments, and a restart may lengthen an interval but never shorten one.
+ */
+export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<void> {
   const startedAtMs = Date.now();
-  const { tables, rules, book, health, candidates } = memory;
-  await scanAll(tables.rules, (rule) => rules.remember(rule));
+  const { tables, clock, rules, book, health, candidates, logger } = memory;
+  const nowMs = clock.nowMs();
+  await scanAll(tables.rules, (rule) => {
+    rules.remember(rule);
+  });
 
   const candidateRows: DomainCandidateDocument[] = [];
-  await scanAll(tables.domainCandidates, (row) => candidateRows.push(row));
+  await scanAll(tables.domainCandidates, (row) => {
+    candidateRows.push(row);
+  });
   candidates.load(candidateRows);
-
   await scanAll(tables.domainHealth, (row) => health.load(row));
 
-  await scanAll(tables.domainRuntime, (row) => {
-    const schedule = book.obtain(row.domain);
-    schedule.nextDequeueAtMs = row.next_dequeue_at === null ? 0 : msOfTimeText(row.next_dequeue_at);
-    schedule.lastDequeueAtMs =
-      row.last_dequeue_at === null ? null : msOfTimeText(row.last_dequeue_at);
-  });
-
-  const liveLeaseIds = new Set<string>();
+  const leaseRecords: LeaseTaskDocument[] = [];
   await scanAll(tables.leaseTasks, (lease) => {
-    liveLeaseIds.add(lease.lease_id);
-    memory.liveLeases.add(lease.lease_id);
+    leaseRecords.push(lease);
   });
+  const answered = await answeredLeaseIds(tables, leaseRecords);
+  const unsettled = leaseRecords.filter((lease) => !answered.has(lease.lease_id));
 
-  const orphans: UrlTaskDocument[] = [];
-  let urlCount = 0;
+  const runtime = await tables.frontierRuntime.get(FRONTIER_RUNTIME_KEY);
+  const isTrusted =
+    runtime !== undefined &&
+    runtime.layout_version === FRONTIER_LAYOUT_VERSION &&
+    (memory.isBatchAtomic || runtime.is_clean_stop);
   book.beginLoading();
-  await scanAll(tables.urlTasks, (task) => {
-    urlCount += 1;
-    memory.counters.countLoaded(task);
-    book.onUrlTaskChanged(undefined, task);
-    if (
-      task.url_state === 'leased' &&
-      (task.lease_id === null || !liveLeaseIds.has(task.lease_id))
-    ) {
-      orphans.push(task);
-    }
-  });
-  // The write-behind of next_dequeue_at may have lost its last second: every domain waits one
-  // interval from now, so a restart can lengthen an interval but never shorten it.
-  for (const schedule of book.all()) {
-    const rule = rules.get(schedule.domain);
-    if (rule !== undefined) {
-      schedule.nextDequeueAtMs = Math.max(schedule.nextDequeueAtMs, nowMs + rule.minIntervalMs);
-    }
-  }
+  const heads = isTrusted
+    ? await loadDomainRows(memory)
+    : await recountFromUrlTasks(memory, unsettled, nowMs);
+  const heldCount = await loadLiveLeases(memory, unsettled);
+  settleSchedules(memory, heads, nowMs);
   book.finishLoading();
-  await memory.store.commit(
-    orphans.map((task) => ({ previous: task, next: requeued(task, null, nowMs) })),
+  countStates(memory, heldCount);
+
+  await memory.mutator.run((batch) => {
+    // An answered lease whose record outlived a crash: its work is durable, it is not live.
+    for (const leaseId of answered) batch.delete(tables.leaseTasks, leaseId);
+    const runtimeRow: FrontierRuntimeDocument = {
+      layout_version: FRONTIER_LAYOUT_VERSION,
+      // Until a clean stop says otherwise, a non-atomic backend's counts are not trusted.
+      is_clean_stop: false,
+      updated_at: timeTextOf(nowMs),
+    };
+    batch.put(tables.frontierRuntime, FRONTIER_RUNTIME_KEY, runtimeRow, 'cleanup');
+  });
+  // The records so far first: the reclaim below counts its own as it writes them.
+  await memory.activity.load(nowMs);
+  await memory.promoter.load();
+  const reclaimedCount = await memory.mutator.run((batch) =>
+    memory.reclaimer.reclaimDue(batch, nowMs, Number.MAX_SAFE_INTEGER),
   );
 
   for (const domain of candidates.domains()) {
     if (rules.get(domain) !== undefined) memory.reconciler.enqueue(domain);
   }
-  await memory.activity.load(nowMs);
   logger.info(
     {
-      url_count: urlCount,
+      url_count: [...book.all()].reduce((sum, schedule) => sum + totalOf(schedule), 0),
+      domain_count: book.size,
       domain_rule_count: rules.size,
-      live_lease_count: liveLeaseIds.size,
-      orphan_count: orphans.length,
+      live_lease_count: memory.leases.count,
+      reclaimed_lease_count: reclaimedCount,
+      settled_lease_count: answered.size,
       candidate_count: candidates.size,
+      is_recounted: !isTrusted,
       elapsed_ms: Date.now() - startedAtMs,
     },
     'frontier loaded',
   );
 }
 
+/** The fast path: one domain_runtime row per domain. Resolves to each domain's head hint. */
+async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedule, QueueHead>> {
+  const heads = new Map<DomainSchedule, QueueHead>();
+  await scanAll(memory.tables.domainRuntime, (row) => {
+    const schedule = memory.book.obtain(row.domain);
+    schedule.nextDequeueAtMs = row.next_dequeue_at === null ? 0 : msOfTimeText(row.next_dequeue_at);
+    schedule.lastDequeueAtMs =
+      row.last_dequeue_at === null ? null : msOfTimeText(row.last_dequeue_at);
+    const { stored } = schedule;
+    stored.queued = row.queued_url_count;
+    stored.done = row.done_url_count;
+    stored.failed = row.failed_url_count;
+    stored.waitingForRule = row.waiting_url_count;
+    stored.dropped = row.dropped_url_count;
+    stored.due = row.due_url_count;
+    if (row.head_priority_rank !== null && row.head_due_at !== null) {
+      heads.set(schedule, { rank: row.head_priority_rank, dueAtMs: msOfTimeText(row.head_due_at) });
+    }
+  });
+  return heads;
+}
+
+/**
+ * The slow path: one pass over url_task recounts every domain (exact heads included), rewrites the
+ * rows, and migrates data of the older layout on the way — URLs stored as `leased` become queued
+ * with their due entry (held by their live lease, or free again when no live lease lists them),
+ * re-visit entries move to their shard bucket.
+ */
+async function recountFromUrlTasks(
+  memory: FrontierMemory,
+  unsettled: readonly LeaseTaskDocument[],
+  nowMs: number,
+): Promise<Map<DomainSchedule, QueueHead>> {
+  const { tables, book, mutator, logger } = memory;
+  logger.warn('recounting the frontier from url_task (no trusted domain_runtime counts)');
+  const listedBy = new Map<string, string>();
+  for (const lease of unsettled) {
+    for (const task of lease.task_list) listedBy.set(task.url_hash, lease.lease_id);
+  }
+  const heads = new Map<DomainSchedule, QueueHead>();
+  const pending: Array<(batch: WriteBatch) => void> = [];
+  const flush = async () => {
+    const writes = pending.splice(0);
+    if (writes.length > 0) await mutator.run((batch) => writes.forEach((write) => write(batch)));
+  };
+  let urlCount = 0;
+  await scanAll(tables.urlTasks, (stored) => {
+    urlCount += 1;
+    let task = stored;
+    if (task.url_state === 'leased') {
+      // Layout 1 stored leased URLs as leased, out of their due queue. Now a URL stays queued and
+      // keeps its due entry while leased; one no live lease lists is simply queued again.
+      task = { ...task, url_state: 'queued', is_in_due_index: true };
+      const migrated = task;
+      const entry = placementOf(task);
+      if (entry !== undefined) {
+        pending.push((batch) =>
+          batch.put(tables.dueIndex, entry.key, EMPTY_INDEX_ENTRY, 'pointers'),
+        );
+      }
+      pending.push((batch) =>
+        batch.put(tables.urlTasks, migrated.url_hash, migrated, 'transitions'),
+      );
+    }
+    const placement = placementOf(task);
+    if (placement?.indexName === 'revisit') {
+      // Idempotent: puts the entry under its bucketed key (layout 1 had none).
+      pending.push((batch) =>
+        batch.put(tables.revisitIndex, placement.key, EMPTY_INDEX_ENTRY, 'pointers'),
+      );
+    }
+    const schedule = book.obtain(task.domain);
+    book.countLoaded(schedule, task);
+    const isHeld =
+      listedBy.get(task.url_hash) !== undefined &&
+      task.applied_lease_id !== listedBy.get(task.url_hash);
+    if (isStoredAsDue(task) && !isHeld && placement?.indexName === 'due') {
+      const candidate = { rank: placement.rank, dueAtMs: msOfTimeText(task.due_at) };
+      const known = heads.get(schedule);
+      if (
+        known === undefined ||
+        candidate.rank < known.rank ||
+        (candidate.rank === known.rank && candidate.dueAtMs < known.dueAtMs)
+      ) {
+        heads.set(schedule, candidate);
+      }
+    }
+    return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
+  });
+  await removeUnbucketedRevisitEntries(memory, pending, flush);
+  const updatedAt = timeTextOf(nowMs);
+  for (const schedule of book.all()) {
+    const row = rowOf(schedule, updatedAt);
+    pending.push((batch) => batch.put(tables.domainRuntime, schedule.domain, row, 'documents'));
+    if (pending.length >= STARTUP_BATCH_WRITES) await flush();
+  }
+  await flush();
+  logger.info({ url_count: urlCount }, 'frontier recounted from url_task');
+  return heads;
+}
+
+/** Layout 1 keyed url_revisit_index `{due_at}/{url_hash}`; the recount put them under buckets. */
+async function removeUnbucketedRevisitEntries(
+  memory: FrontierMemory,
+  pending: Array<(batch: WriteBatch) => void>,
+  flush: () => Promise<void>,
+): Promise<void> {
+  const { revisitIndex } = memory.tables;
+  let after: Parameters<typeof revisitIndex.scanKeys>[0]['after'];
+  for (;;) {
+    const page = await revisitIndex.scanKeys({ after, limit: MAX_SCAN_LIMIT });
+    for (const key of page.keys) {
+      if (key.parts.length === 2) pending.push((batch) => batch.delete(revisitIndex, key));
+    }
+    if (pending.length >= STARTUP_BATCH_WRITES) await flush();
+    if (page.nextAfter === null) return;
+    after = page.nextAfter;
+  }
+}
+
+/** Leases whose answer is stored (settled before a crash cut their clean-up short). */
+async function answeredLeaseIds(
+  tables: FrontierTables,
+  leases: readonly LeaseTaskDocument[],
+): Promise<Set<string>> {
+  const answers = await tables.leaseResults.getMany(leases.map((lease) => lease.lease_id));
+  return new Set(leases.filter((_, index) => answers[index] !== undefined).map((l) => l.lease_id));
+}
+
+/**
+ * The live leases into the lease book: each holds the URLs it lists whose documents name another
+ * lease as applied (a report or reclaim interrupted by a crash may have moved some already).
+ * Resolves to the number of URLs held.
+ */
+async function loadLiveLeases(
+  memory: FrontierMemory,
+  unsettled: readonly LeaseTaskDocument[],
+): Promise<number> {
+  let heldCount = 0;
+  for (const lease of unsettled) {
+    const hashes = lease.task_list.map((task) => task.url_hash);
+    const tasks: Array<UrlTaskDocument | undefined> =
+      hashes.length === 0 ? [] : await memory.tables.urlTasks.getMany(hashes);
+    const held = tasks.filter(
+      (task): task is UrlTaskDocument =>
+        task !== undefined &&
+        task.applied_lease_id !== lease.lease_id &&
+        (task.url_state === 'queued' || task.url_state === 'leased'),
+    );
+    memory.leases.add(lease, held.map(leasedBy));
+    for (const task of held) {
+      const schedule = memory.book.obtain(task.domain);
+      schedule.inFlightCount += 1;
+      schedule.dueCount -= 1; // its entry stays, but it is not due while leased
+    }
+    heldCount += held.length;
+  }
+  return heldCount;
+}
+
+/** Due counts, heads and dequeue times from what was loaded. */
+function settleSchedules(
+  memory: FrontierMemory,
+  heads: ReadonlyMap<DomainSchedule, QueueHead>,
+  nowMs: number,
+): void {
+  for (const schedule of memory.book.all()) {
+    schedule.dueCount = Math.max(0, schedule.dueCount + schedule.stored.due);
+    // No hint yet a due count: any head is a valid lower bound; the picker finds the real one.
+    schedule.head = schedule.dueCount > 0 ? (heads.get(schedule) ?? { rank: 0, dueAtMs: 0 }) : null;
+    const rule = memory.rules.get(schedule.domain);
+    if (rule !== undefined) {
+      schedule.nextDequeueAtMs = Math.max(schedule.nextDequeueAtMs, nowMs + rule.minIntervalMs);
+    }
+  }
+}
+
+/** URLs per url_state as the frontier sees them: stored counts, less the URLs leases hold. */
+function countStates(memory: FrontierMemory, heldCount: number): void {
+  const totals = { queued: 0, done: 0, failed: 0, waitingForRule: 0, dropped: 0 };
+  for (const { stored } of memory.book.all()) {
+    totals.queued += stored.queued;
+    totals.done += stored.done;
+    totals.failed += stored.failed;
+    totals.waitingForRule += stored.waitingForRule;
+    totals.dropped += stored.dropped;
+  }
+  const { counters } = memory;
+  counters.addLoaded('queued', totals.queued - heldCount);
+  counters.addLoaded('leased', heldCount);
+  counters.addLoaded('done', totals.done);
+  counters.addLoaded('failed', totals.failed);
+  counters.addLoaded('waiting_for_rule', totals.waitingForRule);
+  counters.addLoaded('dropped', totals.dropped);
+}
+
+function totalOf({ stored }: DomainSchedule): number {
+  return stored.queued + stored.done + stored.failed + stored.waitingForRule + stored.dropped;
+}
+
 /** Every row of a table, in pages of the largest allowed size. */
 async function scanAll<T>(
   table: ReadonlyKeyspaceTable<T>,
-  onRow: (value: T) => void,
+  onRow: (value: T) => void | Promise<void>,
 ): Promise<void> {
   let after: Parameters<ReadonlyKeyspaceTable<T>['scan']>[0]['after'];
   for (;;) {
     const page = await table.scan({ after, limit: MAX_SCAN_LIMIT });
-    for (const row of page.rows) onRow(row.value);
+    for (const row of page.rows) {
+      const pending = onRow(row.value);
+      if (pending !== undefined) await pending;
+    }
     if (page.nextAfter === null) return;
     after = page.nextAfter;
   }

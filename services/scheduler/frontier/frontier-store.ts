@@ -1,28 +1,49 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
-import type { IndexEntryDocument, UrlTaskDocument } from './frontier-documents';
+import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
 import { isSamePlacement, placementOf, type IndexPlacement } from './index-placement';
-import type { Staged } from './frontier-mutator';
-import { WriteBatch } from './write-batch';
+import type { LeaseBook } from './lease-book';
+import { leasedBy } from './url-task-transitions';
+import type { WriteBatch } from './write-batch';
 
-/** One url_task write: `previous` is what the writer read (undefined for a new URL). */
+/** A URL the frontier holds, looked up without reading its document (see lookUpUrlTasks). */
+export const KNOWN_URL = 'known_url' as const;
+
+/** One url_task change: `previous` is what the writer read (undefined for a new URL). */
 export interface UrlTaskChange {
   previous: UrlTaskDocument | undefined;
   next: UrlTaskDocument;
 }
 
+/**
+ * A change with where the URL stands in the indexes before and after, as the frontier sees it
+ * (a leased URL is in none: it is out of its queue while leased), computed once and shared.
+ */
+export interface PlacedChange extends UrlTaskChange {
+  before: IndexPlacement | undefined;
+  after: IndexPlacement | undefined;
+  /** The url_task document is written (every change but taking a URL into a lease). */
+  isStored: boolean;
+}
+
 /** In-memory views (counters, per-domain schedule) that follow every staged url_task change. */
 export interface UrlTaskChangeListener {
-  onUrlTaskChanged(previous: UrlTaskDocument | undefined, next: UrlTaskDocument): void;
+  onUrlTaskChanged(change: PlacedChange): void;
+}
+
+export interface FrontierStoreDependencies {
+  tables: FrontierTables;
+  leases: LeaseBook;
+  listeners: readonly UrlTaskChangeListener[];
 }
 
 /**
  * The only writer of url_task and its three ordering indexes, and the overlay that lets a mutation
- * see the writes of earlier mutations whose batches are committed but not yet durable (see
- * FrontierMutator): url_task documents by hash, and due-index entries added per domain. Readers
- * that take decisions read url_tasks through `readUrlTasks`; rare readers that need every earlier
- * write in storage wait for `settled()`.
+ * see the writes of earlier mutations whose commits are not durable yet (see FrontierMutator):
+ * url_task documents by hash, and due-index entries added per domain. The documents it hands out
+ * are the frontier's view: a URL held by a live lease reads as `leased` (LeaseBook), whatever its
+ * stored document says.
  *
  * A change is staged in the order that keeps every intermediate state recoverable without a
  * multi-key transaction (see WriteBatch): the new index entry as a pointer, the url_task as the
@@ -32,18 +53,15 @@ export interface UrlTaskChangeListener {
  */
 export class FrontierStore {
   readonly #indexes: Record<IndexPlacement['indexName'], KeyspaceTable<IndexEntryDocument>>;
-  /** url_tasks staged but not yet durable. */
+  /** url_tasks staged but not yet durable, as stored. */
   readonly #pendingTasks = new Map<string, UrlTaskDocument>();
   /** url_due_index entries staged but not yet durable, per domain, by encoded key. */
   readonly #pendingDueEntries = new Map<string, Map<string, PrimaryKey>>();
-  readonly #inFlightCommits = new Set<Promise<void>>();
+  /** url_revisit_index entries staged but not yet durable, per shard bucket. */
+  readonly #pendingRevisitEntries = new Map<string, Map<string, PrimaryKey>>();
 
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly listeners: readonly UrlTaskChangeListener[],
-    /** The backend commits writes issued together atomically (LMDB); see WriteBatch. */
-    private readonly isBatchAtomic: boolean,
-  ) {
+  constructor(private readonly dependencies: FrontierStoreDependencies) {
+    const { tables } = dependencies;
     this.#indexes = {
       due: tables.dueIndex,
       revisit: tables.revisitIndex,
@@ -51,77 +69,140 @@ export class FrontierStore {
     };
   }
 
-  batch(): WriteBatch {
-    return new WriteBatch(this.isBatchAtomic, (durable) => {
-      this.#inFlightCommits.add(durable);
-      const forget = () => this.#inFlightCommits.delete(durable);
-      durable.then(forget, forget);
-    });
-  }
-
-  /** Resolves once every batch committed so far is durable (or failed). */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.#inFlightCommits]);
-  }
-
-  /** url_tasks as the frontier knows them: the staged version where one is pending. */
+  /** url_tasks as the frontier sees them: staged versions first, leased ones as leased. */
   async readUrlTasks(urlHashes: readonly string[]): Promise<Array<UrlTaskDocument | undefined>> {
-    const stored = urlHashes.length === 0 ? [] : await this.tables.urlTasks.getMany([...urlHashes]);
-    return stored.map((task, index) => this.#pendingTasks.get(urlHashes[index]) ?? task);
+    if (urlHashes.length === 0) return [];
+    const stored = await this.dependencies.tables.urlTasks.getMany(urlHashes as string[]);
+    const leases = this.dependencies.leases;
+    for (let index = 0; index < stored.length; index += 1) {
+      const urlHash = urlHashes[index];
+      const task = this.#pendingTasks.get(urlHash) ?? stored[index];
+      stored[index] =
+        task !== undefined && leases.holderOf(urlHash) !== undefined ? leasedBy(task) : task;
+    }
+    return stored;
+  }
+
+  /**
+   * Which of `urlHashes` the frontier holds: the document where `isDocumentNeeded` says so, else
+   * only KNOWN_URL for one that exists — a presence check decodes nothing.
+   */
+  async lookUpUrlTasks(
+    urlHashes: readonly string[],
+    isDocumentNeeded: (index: number) => boolean,
+  ): Promise<Array<UrlTaskDocument | typeof KNOWN_URL | undefined>> {
+    const found = new Array<UrlTaskDocument | typeof KNOWN_URL | undefined>(urlHashes.length);
+    const documentIndexes: number[] = [];
+    const presenceIndexes: number[] = [];
+    urlHashes.forEach((urlHash, index) => {
+      if (isDocumentNeeded(index)) documentIndexes.push(index);
+      else if (this.#pendingTasks.has(urlHash)) found[index] = KNOWN_URL;
+      else presenceIndexes.push(index);
+    });
+    const documents = await this.readUrlTasks(documentIndexes.map((index) => urlHashes[index]));
+    documentIndexes.forEach((index, position) => (found[index] = documents[position]));
+    const isPresent = await this.dependencies.tables.urlTasks.hasMany(
+      presenceIndexes.map((index) => urlHashes[index]),
+    );
+    presenceIndexes.forEach((index, position) => {
+      if (isPresent[position]) found[index] = KNOWN_URL;
+    });
+    return found;
   }
 
   /** Due-index entries of `domain` staged but not yet durable, in key order. */
   pendingDueEntries(domain: string): PrimaryKey[] {
-    const entries = this.#pendingDueEntries.get(domain);
-    if (entries === undefined) return [];
-    return [...entries.values()].sort((left, right) =>
-      left.encoded < right.encoded ? -1 : left.encoded > right.encoded ? 1 : 0,
-    );
+    return sortedKeys(this.#pendingDueEntries.get(domain));
+  }
+
+  /** Revisit-index entries of shard bucket `bucket` staged but not yet durable, in key order. */
+  pendingRevisitEntries(bucket: string): PrimaryKey[] {
+    return sortedKeys(this.#pendingRevisitEntries.get(bucket));
   }
 
   /**
    * Stages `changes` and applies them to the in-memory views at once: memory runs ahead of storage
-   * by at most the batches being committed, which the overlay covers.
+   * by at most the commits being written, which the overlay covers.
    */
   stage(batch: WriteBatch, changes: readonly UrlTaskChange[]): void {
     if (changes.length === 0) return;
-    const addedDueKeys: Array<{ domain: string; key: PrimaryKey }> = [];
+    const { tables, listeners } = this.dependencies;
+    const added: Array<{
+      pending: Map<string, Map<string, PrimaryKey>>;
+      group: string;
+      key: PrimaryKey;
+    }> = [];
+    const storedTasks: UrlTaskDocument[] = [];
     for (const { previous, next } of changes) {
       const before = previous === undefined ? undefined : placementOf(previous);
       const after = placementOf(next);
-      if (!isSamePlacement(before, after)) {
-        if (after !== undefined) {
-          batch.put(this.#indexes[after.indexName], after.key, EMPTY_INDEX_ENTRY, 'pointers');
-          if (after.indexName === 'due') addedDueKeys.push({ domain: next.domain, key: after.key });
+      // The index entries mirror the stored documents: a leased URL keeps its due entry (the lease
+      // record holds it; readers skip held URLs), so taking or re-queueing one writes no entry.
+      const storedBefore =
+        previous === undefined
+          ? undefined
+          : previous.url_state === 'leased'
+            ? placementOf(storedFormOf(previous))
+            : before;
+      const storedAfter = next.url_state === 'leased' ? placementOf(storedFormOf(next)) : after;
+      if (!isSamePlacement(storedBefore, storedAfter)) {
+        if (storedAfter !== undefined) {
+          batch.put(
+            this.#indexes[storedAfter.indexName],
+            storedAfter.key,
+            EMPTY_INDEX_ENTRY,
+            'pointers',
+          );
+          if (storedAfter.indexName === 'due') {
+            added.push({
+              pending: this.#pendingDueEntries,
+              group: next.domain,
+              key: storedAfter.key,
+            });
+          } else if (storedAfter.indexName === 'revisit') {
+            added.push({
+              pending: this.#pendingRevisitEntries,
+              group: storedAfter.key.parts[0],
+              key: storedAfter.key,
+            });
+          }
         }
-        if (before !== undefined) batch.delete(this.#indexes[before.indexName], before.key);
+        if (storedBefore !== undefined) {
+          batch.delete(this.#indexes[storedBefore.indexName], storedBefore.key);
+        }
       }
-      batch.put(
-        this.tables.urlTasks,
-        next.url_hash,
-        next,
-        previous === undefined ? 'documents' : 'transitions',
-      );
-      this.#pendingTasks.set(next.url_hash, next);
-      for (const listener of this.listeners) listener.onUrlTaskChanged(previous, next);
+      // Taking a URL into a lease changes nothing stored: the lease record holds it.
+      const isStored = next.url_state !== 'leased';
+      if (isStored) {
+        batch.put(
+          tables.urlTasks,
+          next.url_hash,
+          next,
+          previous === undefined ? 'documents' : 'transitions',
+        );
+        this.#pendingTasks.set(next.url_hash, next);
+        storedTasks.push(next);
+      }
+      const placed: PlacedChange = { previous, next, before, after, isStored };
+      for (const listener of listeners) listener.onUrlTaskChanged(placed);
     }
-    for (const { domain, key } of addedDueKeys) {
-      let entries = this.#pendingDueEntries.get(domain);
+    for (const { pending, group, key } of added) {
+      let entries = pending.get(group);
       if (entries === undefined) {
         entries = new Map();
-        this.#pendingDueEntries.set(domain, entries);
+        pending.set(group, entries);
       }
       entries.set(key.encoded, key);
     }
     batch.afterDurable(() => {
-      for (const { next } of changes) {
-        if (this.#pendingTasks.get(next.url_hash) === next)
-          this.#pendingTasks.delete(next.url_hash);
+      for (const task of storedTasks) {
+        if (this.#pendingTasks.get(task.url_hash) === task)
+          this.#pendingTasks.delete(task.url_hash);
       }
-      for (const { domain, key } of addedDueKeys) {
-        const entries = this.#pendingDueEntries.get(domain);
+      for (const { pending, group, key } of added) {
+        const entries = pending.get(group);
         entries?.delete(key.encoded);
-        if (entries?.size === 0) this.#pendingDueEntries.delete(domain);
+        if (entries?.size === 0) pending.delete(group);
       }
     });
   }
@@ -135,23 +216,15 @@ export class FrontierStore {
     for (const key of keys) batch.delete(this.#indexes[indexName], key);
   }
 
-  /**
-   * Runs `stageInto` on a fresh batch and commits it: what a mutation hands to FrontierMutator
-   * (its result, and the promise that its writes are durable).
-   */
-  async commitStaged<T>(stageInto: (batch: WriteBatch) => T | Promise<T>): Promise<Staged<T>> {
-    const batch = this.batch();
-    const result = await stageInto(batch);
-    const { durable } = await batch.commit();
-    return { result, durable };
+  /** The table behind an index (for scans). */
+  indexTable(indexName: IndexPlacement['indexName']): KeyspaceTable<IndexEntryDocument> {
+    return this.#indexes[indexName];
   }
+}
 
-  /** Stages `changes` in a batch of their own, commits it and waits until it is durable. */
-  async commit(changes: readonly UrlTaskChange[]): Promise<void> {
-    const batch = this.batch();
-    this.stage(batch, changes);
-    await (
-      await batch.commit()
-    ).durable;
-  }
+function sortedKeys(entries: ReadonlyMap<string, PrimaryKey> | undefined): PrimaryKey[] {
+  if (entries === undefined) return [];
+  return [...entries.values()].sort((left, right) =>
+    left.encoded < right.encoded ? -1 : left.encoded > right.encoded ? 1 : 0,
+  );
 }

@@ -1,7 +1,7 @@
 import type { DomainHealthMonitor } from '../health/domain-health-monitor';
 import type { DomainBook } from './domain-book';
 import type { FrontierActivity } from './frontier-activity';
-import type { LiveLeaseRegistry } from './live-lease-registry';
+import type { LeaseBook } from './lease-book';
 import type { RuleBook } from './rule-book';
 import { timeTextOf } from './time-text';
 import type { UrlStateCounters } from './url-state-counters';
@@ -20,27 +20,30 @@ const HEALTH_STATE_ORDER = { probing: 0, paused: 1, healthy: 2 } as const;
  * frontier. Domain rows list what needs a person's eyes first — paused and probing domains, then
  * the busiest (most in flight, then most due) — and leave out idle healthy domains.
  */
+export interface FrontierSummaryDependencies {
+  counters: UrlStateCounters;
+  leases: LeaseBook;
+  activity: FrontierActivity;
+  book: DomainBook;
+  rules: RuleBook;
+  health: DomainHealthMonitor;
+}
+
 export class FrontierSummaryView {
-  constructor(
-    private readonly counters: UrlStateCounters,
-    private readonly liveLeases: LiveLeaseRegistry,
-    private readonly activity: FrontierActivity,
-    private readonly book: DomainBook,
-    private readonly rules: RuleBook,
-    private readonly health: DomainHealthMonitor,
-  ) {}
+  constructor(private readonly dependencies: FrontierSummaryDependencies) {}
 
   summarize(domainLimit: number, nowMs: number): FrontierSummary {
-    const reportCounts = this.activity.reportStatuses.totals(nowMs);
+    const { counters, leases, activity } = this.dependencies;
+    const reportCounts = activity.reportStatuses.totals(nowMs);
     return {
       generated_at: timeTextOf(nowMs),
       window_seconds: OPERATOR_WINDOW_SECONDS,
       url_state_list: URL_STATES.map((state) => ({
         url_state: state,
-        url_count: this.counters.countOf(state),
+        url_count: counters.countOf(state),
       })),
-      live_lease_count: this.liveLeases.count,
-      expired_lease_count: this.activity.expiredLeases.totals(nowMs).get('expired') ?? 0,
+      live_lease_count: leases.count,
+      expired_lease_count: activity.expiredLeases.totals(nowMs).get('expired') ?? 0,
       report_status_list: FETCH_STATUSES.map((status) => ({
         fetch_status: status,
         result_count: reportCounts.get(status) ?? 0,
@@ -51,12 +54,13 @@ export class FrontierSummaryView {
 
   #domainRows(limit: number): DomainFrontierRow[] {
     const rows: DomainFrontierRow[] = [];
-    for (const schedule of this.book.all()) {
-      const { state, pausedUntilAt } = this.health.stateOf(schedule.domain);
+    const { book, rules, health } = this.dependencies;
+    for (const schedule of book.all()) {
+      const { state, pausedUntilAt } = health.stateOf(schedule.domain);
       if (state === 'healthy' && schedule.dueCount === 0 && schedule.inFlightCount === 0) continue;
       rows.push({
         domain: schedule.domain,
-        verdict: this.rules.get(schedule.domain)?.verdict ?? null,
+        verdict: rules.get(schedule.domain)?.verdict ?? null,
         due_count: schedule.dueCount,
         in_flight_count: schedule.inFlightCount,
         domain_health_state: state,

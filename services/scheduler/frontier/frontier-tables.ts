@@ -1,10 +1,13 @@
 import type { KeyspaceTable, ReplicaKeyspaceTable } from '../../common/storage/keyspace-table';
 import { primaryKey, type PrimaryKey } from '../../common/storage/primary-key';
+import { listOf, recordCodec } from '../../common/storage/record-codec';
 import type { ServiceKeyspace } from '../../common/storage/service-keyspace';
+import { shardBucketOf } from './domain-shard';
 import type {
   DomainCandidateDocument,
   DomainHealthDocument,
   DomainRuntimeDocument,
+  FrontierRuntimeDocument,
   IndexEntryDocument,
   LeaseExpiryRecordDocument,
   LeaseResultDocument,
@@ -22,28 +25,118 @@ export interface FrontierTables {
   revisitIndex: KeyspaceTable<IndexEntryDocument>;
   waitingIndex: KeyspaceTable<IndexEntryDocument>;
   leaseTasks: KeyspaceTable<LeaseTaskDocument>;
-  leaseExpiryIndex: KeyspaceTable<IndexEntryDocument>;
   leaseResults: KeyspaceTable<LeaseResultDocument>;
   leaseExpiryRecords: KeyspaceTable<LeaseExpiryRecordDocument>;
   reportStatusRecords: KeyspaceTable<ReportStatusRecordDocument>;
   domainRuntime: KeyspaceTable<DomainRuntimeDocument>;
+  frontierRuntime: KeyspaceTable<FrontierRuntimeDocument>;
   domainHealth: KeyspaceTable<DomainHealthDocument>;
   domainCandidates: KeyspaceTable<DomainCandidateDocument>;
 }
 
+/*
+ * The hot tables — written for every URL or every lease — are MessagePack records with their fields
+ * declared here (record-codec.ts: checked against CONVENTION.md once, no names on disk). Fields are
+ * only ever appended, and nullable. The rest stay canonical JSON.
+ */
+const urlTaskCodec = recordCodec<UrlTaskDocument>({
+  url: 'text',
+  url_hash: 'text',
+  domain: 'text',
+  url_state: 'text',
+  priority_rank: 'integer?',
+  seed_priority_rank: 'integer?',
+  priority_rank_offset: 'integer',
+  due_at: 'time',
+  is_in_due_index: 'boolean',
+  applied_lease_id: 'text?',
+  attempt_count: 'integer',
+  lease_expiry_count: 'integer',
+  fail_reason: 'text?',
+  park_reason: 'text?',
+  object_id: 'text?',
+  etag: 'text?',
+  last_modified_at: 'time?',
+  fetched_at: 'time?',
+  revisit_interval_seconds: 'integer?',
+  discovered_at: 'time',
+  updated_at: 'time',
+  robots_rule_verified_at: 'time?',
+});
+
+/**
+ * The rule replica too: start-up reads every rule, and a rule is read back whenever robots.txt is
+ * needed. A field the contract adds to DomainRule fails to compile here until it is declared.
+ */
+const domainRuleCodec = recordCodec<StoredDomainRule>({
+  domain: 'text',
+  verdict: 'text',
+  undetermined_reason: 'text?',
+  min_interval_ms: 'integer',
+  wait_selector: 'text?',
+  priority_rank: 'integer',
+  robots_txt: 'text?',
+  verified_at: 'time',
+  revisit_interval_seconds: 'integer?',
+  received_at: 'time',
+});
+
+const leaseTaskCodec = recordCodec<LeaseTaskDocument>({
+  lease_id: 'text',
+  worker_id: 'text',
+  leased_at: 'time',
+  expires_at: 'time',
+  task_list: listOf({ url_hash: 'text', domain: 'text' }),
+});
+
+const leaseResultCodec = recordCodec<LeaseResultDocument>({
+  lease_id: 'text',
+  worker_id: 'text',
+  is_stale_lease: 'boolean',
+  accepted_count: 'integer',
+  requeued_count: 'integer',
+  answered_at: 'time',
+});
+
+const domainRuntimeCodec = recordCodec<DomainRuntimeDocument>({
+  domain: 'text',
+  in_flight_count: 'integer',
+  next_dequeue_at: 'time?',
+  last_dequeue_at: 'time?',
+  queued_url_count: 'integer',
+  done_url_count: 'integer',
+  failed_url_count: 'integer',
+  waiting_url_count: 'integer',
+  dropped_url_count: 'integer',
+  due_url_count: 'integer',
+  head_priority_rank: 'integer?',
+  head_due_at: 'time?',
+  updated_at: 'time',
+});
+
+const reportStatusRecordCodec = recordCodec<ReportStatusRecordDocument>({
+  lease_id: 'text',
+  worker_id: 'text',
+  received_at: 'time',
+  is_stale_lease: 'boolean',
+  status_count_list: listOf({ fetch_status: 'text', result_count: 'integer' }),
+});
+
+const EMPTY_INDEX_ENTRY_CODEC = recordCodec<IndexEntryDocument>({});
+
 export function openFrontierTables(keyspace: ServiceKeyspace): FrontierTables {
   return {
-    rules: keyspace.replicaTable<StoredDomainRule>('domain_rule_replica'),
-    urlTasks: keyspace.table<UrlTaskDocument>('url_task'),
-    dueIndex: keyspace.table<IndexEntryDocument>('url_due_index'),
-    revisitIndex: keyspace.table<IndexEntryDocument>('url_revisit_index'),
-    waitingIndex: keyspace.table<IndexEntryDocument>('url_waiting_index'),
-    leaseTasks: keyspace.table<LeaseTaskDocument>('lease_task'),
-    leaseExpiryIndex: keyspace.table<IndexEntryDocument>('lease_expiry_index'),
-    leaseResults: keyspace.table<LeaseResultDocument>('lease_result'),
+    rules: keyspace.replicaTable('domain_rule_replica', domainRuleCodec),
+    urlTasks: keyspace.table('url_task', urlTaskCodec),
+    dueIndex: keyspace.table('url_due_index', EMPTY_INDEX_ENTRY_CODEC),
+    revisitIndex: keyspace.table('url_revisit_index', EMPTY_INDEX_ENTRY_CODEC),
+    waitingIndex: keyspace.table('url_waiting_index', EMPTY_INDEX_ENTRY_CODEC),
+    leaseTasks: keyspace.table('lease_task', leaseTaskCodec),
+    leaseResults: keyspace.table('lease_result', leaseResultCodec),
     leaseExpiryRecords: keyspace.table<LeaseExpiryRecordDocument>('lease_expiry_record'),
-    reportStatusRecords: keyspace.table<ReportStatusRecordDocument>('report_status_record'),
-    domainRuntime: keyspace.table<DomainRuntimeDocument>('domain_runtime'),
+    reportStatusRecords: keyspace.table('report_status_record', reportStatusRecordCodec),
+    domainRuntime: keyspace.table('domain_runtime', domainRuntimeCodec),
+    frontierRuntime: keyspace.table<FrontierRuntimeDocument>('frontier_runtime'),
     domainHealth: keyspace.table<DomainHealthDocument>('domain_health_runtime'),
     domainCandidates: keyspace.table<DomainCandidateDocument>('domain_candidate_task'),
   };
@@ -71,9 +164,12 @@ export function dueIndexKey(
   return primaryKey(domain, paddedRank(rank), dueAt, urlHash);
 }
 
-/** `url_revisit_index:{due_at}/{url_hash}` — URLs due later (re-visits, retries after backoff). */
-export function revisitIndexKey(dueAt: string, urlHash: string): PrimaryKey {
-  return primaryKey(dueAt, urlHash);
+/**
+ * `url_revisit_index:{shard_bucket}/{due_at}/{url_hash}` — URLs due later (re-visits, retries after
+ * backoff), in due order per shard bucket of their domain (domain-shard.ts).
+ */
+export function revisitIndexKey(domain: string, dueAt: string, urlHash: string): PrimaryKey {
+  return primaryKey(shardBucketOf(domain), dueAt, urlHash);
 }
 
 /** `url_waiting_index:{domain}/{url_hash}` — URLs waiting for their domain's rule. */
@@ -81,12 +177,10 @@ export function waitingIndexKey(domain: string, urlHash: string): PrimaryKey {
   return primaryKey(domain, urlHash);
 }
 
-/** `lease_expiry_index:{expires_at}/{lease_id}` — live leases in expiry order. */
-export function leaseExpiryIndexKey(expiresAt: string, leaseId: string): PrimaryKey {
-  return primaryKey(expiresAt, leaseId);
-}
-
 /** `…_record:{at}/{lease_id}` — append-only rows in time order. */
 export function timeOrderedRecordKey(at: string, leaseId: string): PrimaryKey {
   return primaryKey(at, leaseId);
 }
+
+/** The single row of `frontier_runtime`. */
+export const FRONTIER_RUNTIME_KEY = 'current';

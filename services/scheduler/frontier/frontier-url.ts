@@ -1,4 +1,4 @@
-import { domainOfUrl, normalizeUrl, urlHash, UrlNormalizationError } from '../../common/url';
+import { hashOfNormalizedUrl, normalizeUrlParts, UrlNormalizationError } from '../../common/url';
 
 /** A URL as the frontier keys it: normalized (CONTRACT.md §十), hashed, and its domain. */
 export interface FrontierUrl {
@@ -9,15 +9,17 @@ export interface FrontierUrl {
 
 export type FrontierUrlRejection = 'invalid_url' | 'unsupported_scheme';
 
-/** Normalizes `input`, or says why it cannot enter the frontier (a reject_reason value). */
+/**
+ * Normalizes `input`, or says why it cannot enter the frontier (a reject_reason value). One parse:
+ * every link of every report passes here.
+ */
 export function parseFrontierUrl(input: string): FrontierUrl | FrontierUrlRejection {
-  let url: string;
   try {
-    url = normalizeUrl(input);
+    const { url, host } = normalizeUrlParts(input);
+    return { url, urlHash: hashOfNormalizedUrl(url), domain: host };
   } catch (error) {
     if (!(error instanceof UrlNormalizationError)) throw error;
     // URLs with credentials are refused too; the contract has no closer reason than invalid_url.
     return error.reason === 'unsupported_scheme' ? 'unsupported_scheme' : 'invalid_url';
   }
-  return { url, urlHash: urlHash(url), domain: domainOfUrl(url) };
 }

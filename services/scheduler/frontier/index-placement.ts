@@ -23,9 +23,15 @@ export function placementOf(task: UrlTaskDocument): IndexPlacement | undefined {
           rank: task.priority_rank,
         };
       }
-      return { indexName: 'revisit', key: revisitIndexKey(task.due_at, task.url_hash) };
+      return {
+        indexName: 'revisit',
+        key: revisitIndexKey(task.domain, task.due_at, task.url_hash),
+      };
     case 'done':
-      return { indexName: 'revisit', key: revisitIndexKey(task.due_at, task.url_hash) };
+      return {
+        indexName: 'revisit',
+        key: revisitIndexKey(task.domain, task.due_at, task.url_hash),
+      };
     case 'waiting_for_rule':
       return { indexName: 'waiting', key: waitingIndexKey(task.domain, task.url_hash) };
     case 'leased':

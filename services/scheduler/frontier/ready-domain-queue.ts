@@ -58,6 +58,20 @@ export class ReadyDomainQueue {
     schedule.readyRank = null;
   }
 
+  /** When the earliest queued domain becomes available (Infinity when none is queued). */
+  earliestAvailableAtMs(): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const band of this.#bands.values()) {
+      let top = band.peek();
+      while (top !== undefined && !isLive(top)) {
+        band.pop();
+        top = band.peek();
+      }
+      if (top !== undefined) earliest = Math.min(earliest, top.availableAtMs);
+    }
+    return earliest;
+  }
+
   /** The band ranks in serving order (a copy: serving may add bands). */
   ranks(): number[] {
     return [...this.#ranks];

@@ -1,18 +1,18 @@
-import { conflict, notFound } from '../../common/contract-runtime/contract-error';
 import type { DomainHealthMonitor, HealthObservation } from '../health/domain-health-monitor';
-import type { BusyLeases } from './busy-leases';
 import type { Clock } from './clock';
 import type { FrontierActivity } from './frontier-activity';
-import type { LeaseResultDocument, LeaseTaskDocument } from './frontier-documents';
+import { ForeignLeaseError, UnknownLeaseError } from './frontier-errors';
+import type { LeaseResultDocument, UrlTaskDocument } from './frontier-documents';
 import type { FrontierMutator } from './frontier-mutator';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
-import { leaseExpiryIndexKey, type FrontierTables } from './frontier-tables';
+import type { FrontierTables } from './frontier-tables';
+import type { KnownAnswer, LeaseAnswers } from './lease-answers';
+import type { LeaseBook, LiveLease } from './lease-book';
 import type { LeaseReclaimer } from './lease-reclaimer';
 import type { LinkIntake, PreparedLinks } from './link-intake';
-import type { LiveLeaseRegistry } from './live-lease-registry';
 import { assertFetchStatusTable, assertResultsMatchLease } from './report-validation';
 import type { RuleBook } from './rule-book';
-import { msOfTimeText, timeTextOf } from './time-text';
+import { timeTextOf } from './time-text';
 import { afterResult, requeued, type RecrawlPolicy } from './url-task-transitions';
 import {
   FETCH_STATUSES,
@@ -29,226 +29,187 @@ export interface ReportEvents {
   onStale(): void;
 }
 
-interface AppliedReport {
-  acceptedCount: number;
-  requeuedCount: number;
-  statusCounts: Map<FetchStatus, number>;
+export interface ReportApplierDependencies {
+  mutator: FrontierMutator;
+  clock: Clock;
+  tables: FrontierTables;
+  store: FrontierStore;
+  rules: RuleBook;
+  links: LinkIntake;
+  health: DomainHealthMonitor;
+  reclaimer: LeaseReclaimer;
+  leases: LeaseBook;
+  answers: LeaseAnswers;
+  activity: FrontierActivity;
+  policy: RecrawlPolicy;
+  events: ReportEvents;
 }
-
-/** What the first step of a report decided. */
-type ReportDecision =
-  | { kind: 'answered'; response: ReportResponse }
-  | { kind: 'stale'; lease: LeaseTaskDocument }
-  | { kind: 'applied'; lease: LeaseTaskDocument; applied: AppliedReport; nowMs: number };
 
 /**
  * POST /v1/report, idempotent by lease_id with the method of seed 002:
  *
  *   - the key travels in the payload (lease_id);
- *   - a cheap pre-check first: a stored answer for this lease_id is answered again at once, before
+ *   - a cheap pre-check first: an answer kept for this lease_id is answered again at once, before
  *     any other work (and before queueing for the mutation lock);
- *   - the backstop: each URL moves on only by a transition from "leased by this lease", so a
- *     repeat — or a race with the reclaimer — finds nothing left to move, and decrements, links
- *     and health signals are consumed exactly once; the answer is stored by compare-and-swap
- *     (absent → answer), and losing that swap means "already done: answer the stored result",
- *     never an error and never a retry storm.
- *
- * Three steps, each durable before the next: (1) the results applied (links admitted, URLs moved
- * on); (2) the answer swapped in; (3) the report recorded and the lease forgotten — only by the
- * winner of the swap, so it is counted once. A crash after (1) is repaired by the retried report:
- * the URLs it moved are recognized by `applied_lease_id` and counted, not applied again.
+ *   - the backstop: the report is decided under the mutation lock against the live lease itself.
+ *     Applying the results, storing the answer and forgetting the lease are one decision and one
+ *     batch, so whichever comes first — this report, a copy of it, or the lease's expiry — settles
+ *     the lease, and every later one finds the answer ("skip, done": never an error, never a retry
+ *     storm). Each URL moves on only from "leased by this lease" and then names the lease as
+ *     applied, so a copy retried after a crash on a backend without atomic batches counts what
+ *     the first copy moved and applies nothing twice.
  *
  * A report arriving after expires_at reclaims the lease on the spot and answers the stale answer:
- * nothing of the report is applied (CONTRACT.md §三, late report).
+ * nothing of the report is applied (CONTRACT.md §三, late report). A repeat is answered only once
+ * the first answer is durable.
  */
 export class ReportApplier {
-  constructor(
-    private readonly mutator: FrontierMutator,
-    private readonly clock: Clock,
-    private readonly tables: FrontierTables,
-    private readonly store: FrontierStore,
-    private readonly rules: RuleBook,
-    private readonly linkIntake: LinkIntake,
-    private readonly health: DomainHealthMonitor,
-    private readonly reclaimer: LeaseReclaimer,
-    private readonly liveLeases: LiveLeaseRegistry,
-    private readonly busyLeases: BusyLeases,
-    private readonly activity: FrontierActivity,
-    private readonly policy: RecrawlPolicy,
-    private readonly leaseResultTtlSeconds: number,
-    private readonly events: ReportEvents,
-  ) {}
+  constructor(private readonly dependencies: ReportApplierDependencies) {}
 
   async report(request: ReportRequest): Promise<ReportResponse> {
     assertFetchStatusTable(request.result_list);
-    const answered = await this.#storedAnswer(request);
-    if (answered !== undefined) return this.#countedIfStale(answered);
+    const known = await this.dependencies.answers.find(request.lease_id);
+    if (known !== undefined) return this.#answerAgain(known, request);
     // Pure work (normalizing and hashing every link) before queueing for the lock.
-    const preparedLinks = this.linkIntake.prepare(request.result_list);
-
-    let isHeld = false;
-    try {
-      const decision = await this.mutator.run(async () => {
-        const answeredMeanwhile = await this.#storedAnswer(request);
-        if (answeredMeanwhile !== undefined) {
-          return {
-            result: { kind: 'answered', response: answeredMeanwhile } as ReportDecision,
-            durable: Promise.resolve(),
-          };
-        }
-        const lease = await this.tables.leaseTasks.get(request.lease_id);
-        if (lease === undefined) {
-          throw notFound(
-            'lease_not_found',
-            `no lease ${request.lease_id} was issued (or its answer expired)`,
-          );
-        }
-        assertWorker(lease.worker_id, request);
-        assertResultsMatchLease(lease, request.result_list);
-        // From here until this report is done, the reclaimer leaves the lease alone.
-        this.busyLeases.hold(lease.lease_id);
-        isHeld = true;
-        const nowMs = this.clock.nowMs();
-        return this.store.commitStaged(async (batch): Promise<ReportDecision> => {
-          if (nowMs >= msOfTimeText(lease.expires_at)) {
-            await this.reclaimer.stageReclaim(batch, lease, nowMs);
-            this.#stageRecord(batch, lease, true, countStatuses(request.result_list), nowMs);
-            this.events.onStale();
-            return { kind: 'stale', lease };
-          }
-          return {
-            kind: 'applied',
-            lease,
-            applied: await this.#stageApply(batch, lease, request, preparedLinks, nowMs),
-            nowMs,
-          };
-        });
-      });
-      if (decision.kind === 'answered') return this.#countedIfStale(decision.response);
-      if (decision.kind === 'stale') {
-        return (await this.#storedAnswer(request)) ?? staleAnswer(decision.lease.lease_id);
-      }
-      return await this.#answer(decision.lease, decision.applied, decision.nowMs);
-    } finally {
-      if (isHeld) this.busyLeases.release(request.lease_id);
-    }
+    const preparedLinks = this.dependencies.links.prepare(request.result_list);
+    const decision = await this.dependencies.mutator.run((batch) =>
+      this.#decide(batch, request, preparedLinks),
+    );
+    return decision.kind === 'answered'
+      ? this.#answerAgain(decision.known, request)
+      : responseOf(decision.document);
   }
 
-  async #answer(
-    lease: LeaseTaskDocument,
-    applied: AppliedReport,
-    nowMs: number,
-  ): Promise<ReportResponse> {
-    const answer: LeaseResultDocument = {
-      lease_id: lease.lease_id,
-      worker_id: lease.worker_id,
-      is_stale_lease: false,
-      accepted_count: applied.acceptedCount,
-      requeued_count: applied.requeuedCount,
-      answered_at: timeTextOf(nowMs),
+  async #decide(
+    batch: WriteBatch,
+    request: ReportRequest,
+    preparedLinks: PreparedLinks,
+  ): Promise<
+    { kind: 'answered'; known: KnownAnswer } | { kind: 'decided'; document: LeaseResultDocument }
+  > {
+    const { answers, leases, clock, reclaimer, events } = this.dependencies;
+    const answeredMeanwhile = await answers.find(request.lease_id);
+    if (answeredMeanwhile !== undefined) return { kind: 'answered', known: answeredMeanwhile };
+    const lease = leases.get(request.lease_id);
+    if (lease === undefined) throw new UnknownLeaseError(request.lease_id);
+    assertWorker(lease.document.worker_id, request);
+    assertResultsMatchLease(lease.document, request.result_list);
+    const nowMs = clock.nowMs();
+    if (nowMs >= lease.expiresAtMs) {
+      const stale = await reclaimer.stageReclaim(batch, lease, nowMs);
+      this.#stageRecord(batch, lease, true, countStatuses(request.result_list), nowMs);
+      events.onStale();
+      return { kind: 'decided', document: stale.document };
+    }
+    return {
+      kind: 'decided',
+      document: await this.#stageApply(batch, lease, request, preparedLinks, nowMs),
     };
-    const swap = await this.tables.leaseResults.compareAndSwap(lease.lease_id, undefined, answer, {
-      ttlSeconds: this.leaseResultTtlSeconds,
-    });
-    if (!swap.isSwapped && swap.previous !== undefined) return responseOf(swap.previous);
-    await this.mutator.run(() =>
-      this.store.commitStaged((batch) => {
-        this.#stageRecord(batch, lease, false, applied.statusCounts, nowMs);
-        batch.delete(this.tables.leaseTasks, lease.lease_id);
-        batch.delete(
-          this.tables.leaseExpiryIndex,
-          leaseExpiryIndexKey(lease.expires_at, lease.lease_id),
-        );
-        this.liveLeases.remove(lease.lease_id);
-        this.events.onApplied(applied.statusCounts);
-      }),
-    );
-    return responseOf(answer);
   }
 
   /**
-   * A report answered from a stored stale answer (its lease was reclaimed before it arrived, or it
-   * is a repeat of a late report) is still a late report: count it like one.
+   * A repeat: the first answer, once durable. One answered from a stale answer (its lease was
+   * reclaimed before it arrived, or a repeat of a late report) is still a late report: counted so.
    */
-  #countedIfStale(response: ReportResponse): ReportResponse {
-    if (response.is_stale_lease) this.events.onStale();
-    return response;
-  }
-
-  async #storedAnswer(request: ReportRequest): Promise<ReportResponse | undefined> {
-    const stored = await this.tables.leaseResults.get(request.lease_id);
-    if (stored === undefined) return undefined;
-    assertWorker(stored.worker_id, request);
-    return responseOf(stored);
+  async #answerAgain(known: KnownAnswer, request: ReportRequest): Promise<ReportResponse> {
+    assertWorker(known.document.worker_id, request);
+    await known.durable;
+    if (known.document.is_stale_lease) this.dependencies.events.onStale();
+    return responseOf(known.document);
   }
 
   async #stageApply(
     batch: WriteBatch,
-    lease: LeaseTaskDocument,
+    lease: LiveLease,
     request: ReportRequest,
     preparedLinks: PreparedLinks,
     nowMs: number,
-  ): Promise<AppliedReport> {
+  ): Promise<LeaseResultDocument> {
+    const { store, rules, policy, links, health, answers, leases, tables, events } =
+      this.dependencies;
+    const leaseId = lease.document.lease_id;
     const resultsByHash = new Map<string, ReportResult>();
-    for (const result of request.result_list) {
-      if (!resultsByHash.has(result.url_hash)) resultsByHash.set(result.url_hash, result);
-    }
-    const tasks = await this.store.readUrlTasks(lease.task_list.map((task) => task.url_hash));
-    const applied: AppliedReport = { acceptedCount: 0, requeuedCount: 0, statusCounts: new Map() };
+    for (const result of request.result_list) resultsByHash.set(result.url_hash, result);
+    const tasks = await this.#tasksOf(lease);
+    let acceptedCount = 0;
+    let requeuedCount = 0;
+    const statusCounts = new Map<FetchStatus, number>();
     const changes: UrlTaskChange[] = [];
     const appliedUrlHashes: string[] = [];
     const observations: HealthObservation[] = [];
     for (const task of tasks) {
       if (task === undefined) continue;
       const result = resultsByHash.get(task.url_hash);
-      const isHeldByLease = task.url_state === 'leased' && task.lease_id === lease.lease_id;
-      if (!isHeldByLease) {
-        // Moved on by an earlier copy of this same report (lost before its answer was stored):
-        // counted again, applied never.
-        if (task.applied_lease_id === lease.lease_id) {
-          if (result === undefined) applied.requeuedCount += 1;
-          else applied.acceptedCount += 1;
+      if (task.url_state !== 'leased') {
+        // Moved on by an earlier copy of this same report, lost before its answer was durable
+        // (a crash on a backend without atomic batches): counted again, applied never.
+        if (task.applied_lease_id === leaseId) {
+          if (result === undefined) requeuedCount += 1;
+          else acceptedCount += 1;
         }
         continue;
       }
       if (result === undefined) {
-        changes.push({ previous: task, next: requeued(task, lease.lease_id, nowMs) });
-        applied.requeuedCount += 1;
+        changes.push({ previous: task, next: requeued(task, leaseId, nowMs) });
+        requeuedCount += 1;
         continue;
       }
-      const rule = this.rules.get(task.domain);
       changes.push({
         previous: task,
-        next: afterResult(task, result, rule, this.policy, lease.lease_id, nowMs),
+        next: afterResult(task, result, rules.get(task.domain), policy, leaseId, nowMs),
       });
-      applied.acceptedCount += 1;
-      applied.statusCounts.set(
-        result.fetch_status,
-        (applied.statusCounts.get(result.fetch_status) ?? 0) + 1,
-      );
+      acceptedCount += 1;
+      statusCounts.set(result.fetch_status, (statusCounts.get(result.fetch_status) ?? 0) + 1);
       appliedUrlHashes.push(task.url_hash);
       observations.push({ domain: task.domain, url: task.url, result });
     }
-    // One batch: the links and the transitions. On a backend without atomic batches the new link
-    // documents become durable before the transitions (WriteBatch phases), so a crash in between
-    // cannot lose links: the retried report finds the moved URLs no longer held, and their links
-    // already stored.
-    await this.linkIntake.stage(batch, preparedLinks, appliedUrlHashes, nowMs);
-    this.store.stage(batch, changes);
-    this.health.observe(batch, observations, nowMs);
-    return applied;
+    // One batch: the links, the transitions, the answer, the lease forgotten. On a backend without
+    // atomic batches its phases keep that order (WriteBatch), so a crash in between never loses
+    // links, never answers for work not durable, and never leaves an answered lease live.
+    await links.stage(batch, preparedLinks, appliedUrlHashes, nowMs);
+    store.stage(batch, changes);
+    health.observe(batch, observations, nowMs);
+    const answer: LeaseResultDocument = {
+      lease_id: leaseId,
+      worker_id: lease.document.worker_id,
+      is_stale_lease: false,
+      accepted_count: acceptedCount,
+      requeued_count: requeuedCount,
+      answered_at: timeTextOf(nowMs),
+    };
+    answers.stage(batch, answer);
+    this.#stageRecord(batch, lease, false, statusCounts, nowMs);
+    batch.delete(tables.leaseTasks, leaseId);
+    leases.remove(leaseId);
+    events.onApplied(statusCounts);
+    return answer;
+  }
+
+  /**
+   * The documents of the lease's tasks: those it holds as kept by the lease book, the others (moved
+   * on by an earlier copy of this report before a crash) read from storage.
+   */
+  async #tasksOf(lease: LiveLease): Promise<Array<UrlTaskDocument | undefined>> {
+    const hashes = lease.document.task_list.map((task) => task.url_hash);
+    const unheld = hashes.filter((urlHash) => !lease.heldTasks.has(urlHash));
+    const read = new Map<string, UrlTaskDocument | undefined>();
+    if (unheld.length > 0) {
+      const documents = await this.dependencies.store.readUrlTasks(unheld);
+      unheld.forEach((urlHash, index) => read.set(urlHash, documents[index]));
+    }
+    return hashes.map((urlHash) => lease.heldTasks.get(urlHash) ?? read.get(urlHash));
   }
 
   #stageRecord(
     batch: WriteBatch,
-    lease: LeaseTaskDocument,
+    lease: LiveLease,
     isStaleLease: boolean,
     statusCounts: ReadonlyMap<FetchStatus, number>,
     nowMs: number,
   ): void {
-    this.activity.stageReport(batch, {
-      lease_id: lease.lease_id,
-      worker_id: lease.worker_id,
+    this.dependencies.activity.stageReport(batch, {
+      lease_id: lease.document.lease_id,
+      worker_id: lease.document.worker_id,
       received_at: timeTextOf(nowMs),
       is_stale_lease: isStaleLease,
       status_count_list: FETCH_STATUSES.filter((status) => statusCounts.has(status)).map(
@@ -263,10 +224,7 @@ export class ReportApplier {
 
 function assertWorker(leaseWorkerId: string, request: ReportRequest): void {
   if (leaseWorkerId !== request.worker_id) {
-    throw conflict(
-      'lease_worker_mismatch',
-      `lease ${request.lease_id} belongs to worker ${leaseWorkerId}, not ${request.worker_id}`,
-    );
+    throw new ForeignLeaseError(request.lease_id, leaseWorkerId, request.worker_id);
   }
 }
 
@@ -284,8 +242,4 @@ function responseOf(stored: LeaseResultDocument): ReportResponse {
     accepted_count: stored.accepted_count,
     requeued_count: stored.requeued_count,
   };
-}
-
-function staleAnswer(leaseId: string): ReportResponse {
-  return { lease_id: leaseId, is_stale_lease: true, accepted_count: 0, requeued_count: 0 };
 }

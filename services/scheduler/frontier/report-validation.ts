@@ -1,4 +1,4 @@
-import { ContractError, invalidRequest } from '../../common/contract-runtime/contract-error';
+import { FetchStatusTableError, ResultOutsideLeaseError } from './frontier-errors';
 import type { LeaseTaskDocument } from './frontier-documents';
 import type { ReportResult } from './wire-types';
 
@@ -7,18 +7,12 @@ const RENDERED_FIELDS = ['object_id', 'statistics', 'health_signal', 'link_list'
 
 /**
  * The fetch_status table of CONTRACT.md §三, checked for every result before anything of the report
- * is applied: one violation refuses the whole report with 400 fetch_status_mismatch.
+ * is applied: one violation refuses the whole report.
  */
 export function assertFetchStatusTable(results: readonly ReportResult[]): void {
   results.forEach((result, index) => {
     const problem = findMismatch(result);
-    if (problem !== undefined) {
-      throw new ContractError(
-        400,
-        'fetch_status_mismatch',
-        `result_list[${index}] (${result.url_hash}): ${problem}; nothing of this report was applied`,
-      );
-    }
+    if (problem !== undefined) throw new FetchStatusTableError(index, result.url_hash, problem);
   });
 }
 
@@ -41,7 +35,7 @@ function findMismatch(result: ReportResult): string | undefined {
 /**
  * Each result must answer one task of the lease, once: a result for another URL would be dropped
  * without a word while the task it was meant for is re-queued, and of two results for one task
- * only the first would count. Either is a downloader bug worth a loud 400.
+ * only the first would count. Either is a downloader bug worth a loud refusal.
  */
 export function assertResultsMatchLease(
   lease: LeaseTaskDocument,
@@ -51,14 +45,13 @@ export function assertResultsMatchLease(
   const seen = new Set<string>();
   results.forEach((result, index) => {
     if (!leased.has(result.url_hash)) {
-      throw invalidRequest(
-        `result_list[${index}]: url_hash ${result.url_hash} is not a task of lease ${lease.lease_id}; nothing of this report was applied`,
+      throw new ResultOutsideLeaseError(
+        index,
+        `url_hash ${result.url_hash} is not a task of lease ${lease.lease_id}`,
       );
     }
     if (seen.has(result.url_hash)) {
-      throw invalidRequest(
-        `result_list[${index}]: a second result for url_hash ${result.url_hash}; nothing of this report was applied`,
-      );
+      throw new ResultOutsideLeaseError(index, `a second result for url_hash ${result.url_hash}`);
     }
     seen.add(result.url_hash);
   });

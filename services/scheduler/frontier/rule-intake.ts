@@ -1,11 +1,11 @@
-import { invalidRequest } from '../../common/contract-runtime/contract-error';
 import { domainOfUrl } from '../../common/url';
 import type { Clock } from './clock';
 import type { DomainBook } from './domain-book';
 import type { DomainReconciler } from './domain-reconciler';
+import { IncoherentRuleError } from './frontier-errors';
 import type { StoredDomainRule } from './frontier-documents';
 import type { FrontierTables } from './frontier-tables';
-import { stagedWithoutWrites, type FrontierMutator } from './frontier-mutator';
+import type { FrontierMutator } from './frontier-mutator';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
@@ -24,34 +24,38 @@ export interface RulesOutcome {
  * excluded domain's queue) before the answer, up to `inlineUrlBudget` URLs; the rest continues in
  * the background.
  */
-export class RuleIntake {
-  constructor(
-    private readonly mutator: FrontierMutator,
-    private readonly clock: Clock,
-    private readonly tables: FrontierTables,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-    private readonly book: DomainBook,
-    private readonly reconciler: DomainReconciler,
-    private readonly inlineUrlBudget: number,
-  ) {}
+export interface RuleIntakeDependencies {
+  mutator: FrontierMutator;
+  clock: Clock;
+  tables: FrontierTables;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+  book: DomainBook;
+  reconciler: DomainReconciler;
+  /** URLs the request itself moves on before answering; the rest continue in the background. */
+  inlineUrlBudget: number;
+}
 
+export class RuleIntake {
+  constructor(private readonly dependencies: RuleIntakeDependencies) {}
+
+  /** `ruleList` holds only the contract's fields (the edge picked them; unknown ones are not kept). */
   async submit(ruleList: readonly DomainRule[]): Promise<RulesOutcome> {
     ruleList.forEach(assertRuleIsCoherent);
-    const outcome = await this.mutator.run(async () =>
-      stagedWithoutWrites(await this.#store(ruleList)),
-    );
-    await this.reconciler.runPending(this.inlineUrlBudget, () => this.clock.nowMs(), this.mutator);
+    const { mutator, reconciler, clock, inlineUrlBudget } = this.dependencies;
+    const outcome = await mutator.run(() => this.#store(ruleList));
+    await reconciler.runPending(inlineUrlBudget, () => clock.nowMs());
     return outcome;
   }
 
   async #store(ruleList: readonly DomainRule[]): Promise<RulesOutcome> {
-    const nowMs = this.clock.nowMs();
+    const { clock, tables, rules, robots, book, reconciler } = this.dependencies;
+    const nowMs = clock.nowMs();
     const outcome: RulesOutcome = { accepted_count: 0, duplicate_count: 0, outdated_count: 0 };
     const accepted = new Map<string, StoredDomainRule>();
     // The rule book holds every rule's verified_at (loaded at start; this is the only writer).
     const latestVerifiedAt = (domain: string) =>
-      accepted.get(domain)?.verified_at ?? this.rules.get(domain)?.verifiedAt;
+      accepted.get(domain)?.verified_at ?? rules.get(domain)?.verifiedAt;
     for (const rule of ruleList) {
       const current = latestVerifiedAt(rule.domain);
       if (current === rule.verified_at) {
@@ -64,15 +68,15 @@ export class RuleIntake {
       }
     }
     // Awaited under the lock: rules are rare, and every later decision must find them stored.
-    await this.tables.rules.applyReplica(
+    await tables.rules.applyReplica(
       [...accepted.values()].map((rule) => ({ primaryKey: rule.domain, value: rule })),
     );
     for (const rule of accepted.values()) {
-      this.rules.remember(rule);
-      this.robots.forget(rule.domain);
-      const schedule = this.book.get(rule.domain);
-      if (schedule !== undefined) this.book.touch(schedule);
-      this.reconciler.enqueue(rule.domain);
+      rules.remember(rule);
+      robots.forget(rule.domain);
+      const schedule = book.get(rule.domain);
+      if (schedule !== undefined) book.touch(schedule);
+      reconciler.enqueue(rule.domain);
     }
     return outcome;
   }
@@ -81,15 +85,17 @@ export class RuleIntake {
 /** What the schema cannot say: the verdict/reason pairing, and a normalized host name. */
 function assertRuleIsCoherent(rule: DomainRule, index: number): void {
   if ((rule.verdict === 'unknown') !== (rule.undetermined_reason !== null)) {
-    throw invalidRequest(
+    throw new IncoherentRuleError(
+      index,
       rule.verdict === 'unknown'
-        ? `rule_list[${index}]: verdict unknown requires undetermined_reason`
-        : `rule_list[${index}]: undetermined_reason must be null unless verdict is unknown`,
+        ? 'verdict unknown requires undetermined_reason'
+        : 'undetermined_reason must be null unless verdict is unknown',
     );
   }
   if (normalizedHost(rule.domain) !== rule.domain) {
-    throw invalidRequest(
-      `rule_list[${index}]: domain "${rule.domain}" is not a lowercase host name` +
+    throw new IncoherentRuleError(
+      index,
+      `domain "${rule.domain}" is not a lowercase host name` +
         (normalizedHost(rule.domain) ? ` (did you mean "${normalizedHost(rule.domain)}"?)` : ''),
     );
   }

@@ -1,7 +1,6 @@
 import type { Clock } from './clock';
 import { parseFrontierUrl } from './frontier-url';
 import type { FrontierMutator } from './frontier-mutator';
-import type { FrontierStore } from './frontier-store';
 import type { AdmissionOutcome, AdmissionRequest, UrlAdmission } from './url-admission';
 import type { RejectedSeed, RejectReason, SeedItem } from './wire-types';
 
@@ -23,13 +22,14 @@ const REJECTIONS: Partial<Record<AdmissionOutcome, RejectReason>> = {
  * domain has no rule is accepted and waits as a domain candidate; each refused seed is listed with
  * its reason, as sent.
  */
+export interface SeedIntakeDependencies {
+  mutator: FrontierMutator;
+  clock: Clock;
+  admission: UrlAdmission;
+}
+
 export class SeedIntake {
-  constructor(
-    private readonly mutator: FrontierMutator,
-    private readonly store: FrontierStore,
-    private readonly clock: Clock,
-    private readonly admission: UrlAdmission,
-  ) {}
+  constructor(private readonly dependencies: SeedIntakeDependencies) {}
 
   async submit(seedList: readonly SeedItem[]): Promise<SeedsOutcome> {
     // Indexed by position so the rejected list keeps the order the seeds were sent in.
@@ -51,13 +51,12 @@ export class SeedIntake {
         },
       });
     });
-    const outcomes = await this.mutator.run(() =>
-      this.store.commitStaged((batch) =>
-        this.admission.stage(
-          batch,
-          admitted.map(({ request }) => request),
-          this.clock.nowMs(),
-        ),
+    const { mutator, admission, clock } = this.dependencies;
+    const outcomes = await mutator.run((batch) =>
+      admission.stage(
+        batch,
+        admitted.map(({ request }) => request),
+        clock.nowMs(),
       ),
     );
     outcomes.forEach((outcome, index) => {

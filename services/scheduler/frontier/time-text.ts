@@ -7,15 +7,21 @@
 
 const MS_PER_SECOND = 1000;
 
-/** The last formatted second: the hot paths format "now" many times per second. */
-let lastFormatted = { ms: Number.NaN, text: '' };
+/**
+ * Recently formatted seconds: the hot paths format the same few seconds many times a second ("now",
+ * now plus each domain's interval, now plus the re-visit interval). Bounded: cleared when full.
+ */
+const formatted = new Map<number, string>();
+const MAX_FORMATTED_SECONDS = 256;
 
 function formatWholeSeconds(wholeSecondsMs: number): string {
-  if (lastFormatted.ms !== wholeSecondsMs) {
-    const text = new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    lastFormatted = { ms: wholeSecondsMs, text };
+  let text = formatted.get(wholeSecondsMs);
+  if (text === undefined) {
+    text = new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (formatted.size >= MAX_FORMATTED_SECONDS) formatted.clear();
+    formatted.set(wholeSecondsMs, text);
   }
-  return lastFormatted.text;
+  return text;
 }
 
 /** Truncates to the second: for "when it happened" times. */

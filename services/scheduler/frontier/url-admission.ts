@@ -1,6 +1,7 @@
 import type { CandidateRegistry } from './candidate-registry';
 import type { UrlTaskDocument } from './frontier-documents';
-import type { FrontierStore, UrlTaskChange } from './frontier-store';
+import type { DomainBook } from './domain-book';
+import { KNOWN_URL, type FrontierStore, type UrlTaskChange } from './frontier-store';
 import type { FrontierUrl } from './frontier-url';
 import { effectiveRank } from './priority-rank';
 import type { RobotsPolicy } from './robots-policy';
@@ -36,14 +37,19 @@ const LOOKUP_CHUNK_SIZE = 2000;
  *
  * Callers hold the mutation lock and commit the batch.
  */
+export interface UrlAdmissionDependencies {
+  store: FrontierStore;
+  /** Its stored counts say whether a domain has dropped URLs (which admission may revive). */
+  book: DomainBook;
+  rules: RuleBook;
+  robots: RobotsPolicy;
+  candidates: CandidateRegistry;
+  /** Links kept per domain without a rule (seeds are always kept). */
+  maxWaitingUrlCountPerDomain: number;
+}
+
 export class UrlAdmission {
-  constructor(
-    private readonly store: FrontierStore,
-    private readonly rules: RuleBook,
-    private readonly robots: RobotsPolicy,
-    private readonly candidates: CandidateRegistry,
-    private readonly maxWaitingUrlCountPerDomain: number,
-  ) {}
+  constructor(private readonly dependencies: UrlAdmissionDependencies) {}
 
   /** Decides every request and stages the resulting writes into `batch`. */
   async stage(
@@ -62,67 +68,87 @@ export class UrlAdmission {
         uniqueIndexes.push(index);
       }
     });
-    const existing = await this.#lookUp(
-      uniqueIndexes.map((index) => requests[index].target.urlHash),
-    );
+    const existing = await this.#lookUp(uniqueIndexes.map((index) => requests[index].target));
 
     const changes: UrlTaskChange[] = [];
     const waitingUrlsByDomain = new Map<string, string[]>();
     for (let position = 0; position < uniqueIndexes.length; position += 1) {
       const index = uniqueIndexes[position];
       const request = requests[index];
-      const previous = existing[position];
-      const decided = await this.#decide(request, previous, waitingUrlsByDomain, nowMs);
+      const known = existing[position];
+      const decided = await this.#decide(request, known, waitingUrlsByDomain, nowMs);
       outcomes[index] = decided.outcome;
-      if (decided.next !== undefined) changes.push({ previous, next: decided.next });
+      if (decided.next !== undefined) {
+        changes.push({ previous: known === KNOWN_URL ? undefined : known, next: decided.next });
+      }
     }
-    await this.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
-    this.store.stage(batch, changes);
+    await this.dependencies.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
+    this.dependencies.store.stage(batch, changes);
     return outcomes;
   }
 
   async #decide(
     request: AdmissionRequest,
-    previous: UrlTaskDocument | undefined,
+    known: UrlTaskDocument | typeof KNOWN_URL | undefined,
     waitingUrlsByDomain: Map<string, string[]>,
     nowMs: number,
   ): Promise<{ outcome: AdmissionOutcome; next?: UrlTaskDocument }> {
-    if (previous !== undefined && previous.url_state !== 'dropped')
+    if (known === KNOWN_URL || (known !== undefined && known.url_state !== 'dropped')) {
       return { outcome: 'duplicate_url' };
+    }
+    const previous = known;
     const { target } = request;
     const rankInputs = {
       seed_priority_rank: request.seedPriorityRank,
       priority_rank_offset: request.priorityRankOffset,
     };
-    const rule = this.rules.get(target.domain);
+    const rule = this.dependencies.rules.get(target.domain);
     if (rule !== undefined) {
       if (!rule.isCrawlable) return { outcome: 'domain_excluded' };
-      if (!(await this.robots.isAllowed(target.domain, target.url))) {
+      if (!(await this.dependencies.robots.isAllowed(target.domain, target.url))) {
         return { outcome: 'robots_disallowed' };
       }
       const fields = {
         url_state: 'queued' as const,
         priority_rank: effectiveRank(rankInputs, rule),
         ...rankInputs,
+        robots_rule_verified_at: rule.verifiedAt,
       };
       return { outcome: 'queued', next: newUrlTask(target, fields, nowMs, previous) };
     }
     const waitingUrls = waitingUrlsByDomain.get(target.domain) ?? [];
-    const waitingCount = this.candidates.waitingUrlCount(target.domain) + waitingUrls.length;
-    if (!request.isSeed && waitingCount >= this.maxWaitingUrlCountPerDomain) {
+    const waitingCount =
+      this.dependencies.candidates.waitingUrlCount(target.domain) + waitingUrls.length;
+    if (!request.isSeed && waitingCount >= this.dependencies.maxWaitingUrlCountPerDomain) {
       return { outcome: 'waiting_cap_reached' };
     }
     waitingUrls.push(target.url);
     waitingUrlsByDomain.set(target.domain, waitingUrls);
-    const fields = { url_state: 'waiting_for_rule' as const, priority_rank: null, ...rankInputs };
+    const fields = {
+      url_state: 'waiting_for_rule' as const,
+      priority_rank: null,
+      ...rankInputs,
+      robots_rule_verified_at: null,
+    };
     return { outcome: 'waiting_for_rule', next: newUrlTask(target, fields, nowMs, previous) };
   }
 
-  async #lookUp(urlHashes: string[]): Promise<Array<UrlTaskDocument | undefined>> {
-    const found: Array<UrlTaskDocument | undefined> = [];
-    for (let start = 0; start < urlHashes.length; start += LOOKUP_CHUNK_SIZE) {
+  /**
+   * The frontier's URLs among `targets`. A document is read only where it can matter: a URL of a
+   * domain with dropped URLs may be one of them, to be revived; elsewhere an existing URL is a
+   * duplicate whatever its document says, so its presence is enough.
+   */
+  async #lookUp(
+    targets: readonly FrontierUrl[],
+  ): Promise<Array<UrlTaskDocument | typeof KNOWN_URL | undefined>> {
+    const found: Array<UrlTaskDocument | typeof KNOWN_URL | undefined> = [];
+    for (let start = 0; start < targets.length; start += LOOKUP_CHUNK_SIZE) {
+      const chunk = targets.slice(start, start + LOOKUP_CHUNK_SIZE);
       found.push(
-        ...(await this.store.readUrlTasks(urlHashes.slice(start, start + LOOKUP_CHUNK_SIZE))),
+        ...(await this.dependencies.store.lookUpUrlTasks(
+          chunk.map((target) => target.urlHash),
+          (index) => (this.dependencies.book.get(chunk[index].domain)?.stored.dropped ?? 0) > 0,
+        )),
       );
     }
     return found;

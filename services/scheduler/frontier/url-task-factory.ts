@@ -8,6 +8,8 @@ export interface NewUrlTaskFields {
   priority_rank: number | null;
   seed_priority_rank: number | null;
   priority_rank_offset: number;
+  /** The rule whose robots.txt allowed it (null while its domain has no rule). */
+  robots_rule_verified_at: string | null;
 }
 
 /**
@@ -28,8 +30,7 @@ export function newUrlTask(
     ...fields,
     due_at: now,
     is_in_due_index: fields.url_state === 'queued',
-    lease_id: null,
-    applied_lease_id: null,
+    applied_lease_id: previous?.applied_lease_id ?? null,
     attempt_count: 0,
     lease_expiry_count: 0,
     fail_reason: null,

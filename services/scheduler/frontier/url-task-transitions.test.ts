@@ -1,5 +1,5 @@
 import { doneResult, failedResult, notModifiedResult } from '../testing/contract-fixtures';
-import type { UrlTaskDocument } from './frontier-documents';
+import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
 import type { RuleSummary } from './rule-book';
 import {
   afterLeaseExpiry,
@@ -20,13 +20,22 @@ const policy: RecrawlPolicy = {
 const nowMs = Date.UTC(2026, 7, 15, 7, 0, 0);
 const rule = { revisitIntervalSeconds: null } as RuleSummary;
 
-function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
-  const task = newUrlTask(
+function queuedTask(): UrlTaskDocument {
+  return newUrlTask(
     { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
-    { url_state: 'queued', priority_rank: 10, seed_priority_rank: null, priority_rank_offset: 0 },
+    {
+      url_state: 'queued',
+      priority_rank: 10,
+      seed_priority_rank: null,
+      priority_rank_offset: 0,
+      robots_rule_verified_at: null,
+    },
     nowMs,
   );
-  return leasedBy({ ...task, ...overrides }, 'l-0000000000000001', nowMs);
+}
+
+function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
+  return leasedBy({ ...queuedTask(), ...overrides });
 }
 
 describe('url_task transitions', () => {
@@ -41,7 +50,6 @@ describe('url_task transitions', () => {
     );
     expect(next).toMatchObject({
       url_state: 'done',
-      lease_id: null,
       applied_lease_id: 'l-0000000000000001',
       object_id: 'abcdefabcdefabcdefabcdefabcdefab',
       etag: '"v1"',
@@ -95,15 +103,27 @@ describe('url_task transitions', () => {
     });
   });
 
-  it('parks after repeated lease expiries, re-queues before', () => {
-    expect(afterLeaseExpiry(leasedTask(), policy, nowMs)).toMatchObject({
+  it('parks after repeated lease expiries, re-queues before; both name the expired lease', () => {
+    const expiredLease = 'l-00000000000000ee';
+    expect(afterLeaseExpiry(leasedTask(), expiredLease, policy, nowMs)).toMatchObject({
       url_state: 'queued',
       lease_expiry_count: 1,
       is_in_due_index: true,
+      applied_lease_id: expiredLease,
     });
-    expect(afterLeaseExpiry(leasedTask({ lease_expiry_count: 1 }), policy, nowMs)).toMatchObject({
+    expect(
+      afterLeaseExpiry(leasedTask({ lease_expiry_count: 1 }), expiredLease, policy, nowMs),
+    ).toMatchObject({
       url_state: 'failed',
       park_reason: 'lease_expiries_exhausted',
+      applied_lease_id: expiredLease,
     });
+  });
+
+  it('taking a URL into a lease changes only the view: its stored form is the queued document', () => {
+    const queued = queuedTask();
+    const leased = leasedBy(queued);
+    expect(leased).toMatchObject({ url_state: 'leased', is_in_due_index: false });
+    expect(storedFormOf(leased)).toEqual(queued);
   });
 });

@@ -23,46 +23,44 @@ export interface RecrawlPolicy {
  * state machine can be read (and tested) in one place. None of them touches storage.
  */
 
-export function leasedBy(task: UrlTaskDocument, leaseId: string, nowMs: number): UrlTaskDocument {
-  return {
-    ...task,
-    url_state: 'leased',
-    is_in_due_index: false,
-    lease_id: leaseId,
-    updated_at: timeTextOf(nowMs),
-  };
+/**
+ * Taken into a lease. Only the frontier's view changes: what is stored stays as it was (queued in
+ * its due queue), since the lease record says which URLs it holds (see storedFormOf).
+ */
+export function leasedBy(task: UrlTaskDocument): UrlTaskDocument {
+  return { ...task, url_state: 'leased', is_in_due_index: false };
 }
 
 /**
- * Back into its domain's queue at its old due time, so it keeps its place: a task missing from a
- * report (`appliedLeaseId` set) or one whose lease expired (`appliedLeaseId` null).
+ * Back into its domain's queue at its old due time, so it keeps its place: a task missing from the
+ * report of lease `appliedLeaseId`, or one whose lease expired.
  */
 export function requeued(
   task: UrlTaskDocument,
-  appliedLeaseId: string | null,
+  appliedLeaseId: string,
   nowMs: number,
 ): UrlTaskDocument {
   return {
     ...task,
     url_state: 'queued',
     is_in_due_index: true,
-    lease_id: null,
-    applied_lease_id: appliedLeaseId ?? task.applied_lease_id,
+    applied_lease_id: appliedLeaseId,
     updated_at: timeTextOf(nowMs),
   };
 }
 
-/** A lease expired on it: re-queued, or parked once leases keep expiring on it. */
+/** Lease `leaseId` expired on it: re-queued, or parked once leases keep expiring on it. */
 export function afterLeaseExpiry(
   task: UrlTaskDocument,
+  leaseId: string,
   policy: RecrawlPolicy,
   nowMs: number,
 ): UrlTaskDocument {
   const expiryCount = task.lease_expiry_count + 1;
-  const counted = { ...task, lease_expiry_count: expiryCount };
+  const counted = { ...task, lease_expiry_count: expiryCount, applied_lease_id: leaseId };
   return expiryCount >= policy.maxLeaseExpiryCount
     ? parked(counted, 'lease_expiries_exhausted', task.fail_reason, nowMs)
-    : requeued(counted, null, nowMs);
+    : requeued(counted, leaseId, nowMs);
 }
 
 export function parked(
@@ -75,7 +73,6 @@ export function parked(
     ...task,
     url_state: 'failed',
     is_in_due_index: false,
-    lease_id: null,
     park_reason: parkReason,
     fail_reason: failReason,
     updated_at: timeTextOf(nowMs),
@@ -87,18 +84,26 @@ export function dropped(task: UrlTaskDocument, nowMs: number): UrlTaskDocument {
     ...task,
     url_state: 'dropped',
     is_in_due_index: false,
-    lease_id: null,
     updated_at: timeTextOf(nowMs),
   };
 }
 
-/** Into its domain's due queue at `rank` (a rule arrived, or a re-visit became due). */
-export function queuedAt(task: UrlTaskDocument, rank: number, nowMs: number): UrlTaskDocument {
+/**
+ * Into its domain's due queue at `rank` (a rule arrived, or a re-visit became due).
+ * `robotsRuleVerifiedAt`: the rule whose robots.txt was just checked, if it was.
+ */
+export function queuedAt(
+  task: UrlTaskDocument,
+  rank: number,
+  nowMs: number,
+  robotsRuleVerifiedAt: string | null = task.robots_rule_verified_at,
+): UrlTaskDocument {
   return {
     ...task,
     url_state: 'queued',
     priority_rank: rank,
     is_in_due_index: true,
+    robots_rule_verified_at: robotsRuleVerifiedAt,
     updated_at: timeTextOf(nowMs),
   };
 }
@@ -114,7 +119,6 @@ export function afterResult(
 ): UrlTaskDocument {
   const reported: UrlTaskDocument = {
     ...task,
-    lease_id: null,
     applied_lease_id: leaseId,
     lease_expiry_count: 0,
     is_in_due_index: false,

@@ -4,43 +4,59 @@ import type { PrimaryKeyInput } from '../../common/storage/primary-key';
 import type { PreparedWrites } from '../../common/storage/table-storage';
 
 /**
- * The order in which the writes of one frontier operation must become durable when the backend
+ * The order in which the writes of one frontier mutation must become durable when the backend
  * cannot commit them together, so that every intermediate state is recoverable:
  *
- *   `pointers`    — lease records, new index entries, candidate rows: harmless while nothing
- *                   refers to them yet (readers re-check every index entry against its url_task);
+ *   `pointers`    — lease records, new index entries, candidate rows, audit records: harmless while
+ *                   nothing refers to them yet (readers re-check every index entry against its
+ *                   url_task; a lease holds a URL only until the URL names it as applied);
  *   `documents`   — new url_task documents (links just discovered, seeds) and other documents;
- *   `transitions` — changes of existing url_task documents (a URL leased, reported, re-queued).
+ *   `transitions` — changes of existing url_task documents (a URL reported, re-queued, expired).
  *                   After the new documents: a report's links are durable before the result that
  *                   discovered them moves on, so a report retried after a crash in between —
  *                   which no longer applies the moved result — cannot lose its links;
- *   `cleanup`     — deletion of index entries and records the documents no longer refer to.
+ *   `answers`     — the answer to a report or a reclaimed lease (lease_result), once every result
+ *                   it counts is applied: a retried report never gets an answer for work that is
+ *                   not durable;
+ *   `cleanup`     — the lease record deleted, index entries the documents no longer refer to.
+ *                   Last: a lease whose answer is stored but whose record survived a crash is
+ *                   finished at start-up (frontier-startup.ts), never counted live.
  */
-export type WritePhase = 'pointers' | 'documents' | 'transitions' | 'cleanup';
+export type WritePhase = 'pointers' | 'documents' | 'transitions' | 'answers' | 'cleanup';
 
-const PHASES: readonly WritePhase[] = ['pointers', 'documents', 'transitions', 'cleanup'];
+export const WRITE_PHASES: readonly WritePhase[] = [
+  'pointers',
+  'documents',
+  'transitions',
+  'answers',
+  'cleanup',
+];
 
 type TableWrites = Map<
   KeyspaceTable<unknown>,
   { puts: Array<KeyspaceWrite<unknown>>; deletes: PrimaryKeyInput[] }
 >;
 
+/** A batch encoded and checked, per phase: what the commit queue issues. */
+export interface PreparedBatch {
+  phases: PreparedWrites[][];
+  /** The batch is durable: runs its after-durable hooks. */
+  settle(): void;
+  /** The batch will never be durable: runs its on-failure hooks. */
+  fail(error: unknown): void;
+}
+
 /**
- * The writes of one mutation. On a backend that commits writes issued together as one transaction
- * (LMDB: lmdb-js commits every write queued in one event turn atomically, in order), `commit` issues
- * the whole batch at once and hands back the promise of its durability without waiting — batches
- * reach the disk in the order they were committed, one transaction each. On a backend that does not
- * (TiKV splits batches per region), `commit` writes the phases one after the other and waits.
+ * The writes of one mutation, sorted by phase. Nothing is written here: a mutation stages its
+ * writes into a batch while it decides, and the commit queue (commit-queue.ts) writes them.
  */
 export class WriteBatch {
-  readonly #phases = new Map<WritePhase, TableWrites>(PHASES.map((phase) => [phase, new Map()]));
+  readonly #phases = new Map<WritePhase, TableWrites>(
+    WRITE_PHASES.map((phase) => [phase, new Map()]),
+  );
   readonly #afterDurable: Array<() => void> = [];
-  #isCommitted = false;
-
-  constructor(
-    private readonly isAtomic: boolean,
-    private readonly track: (durable: Promise<void>) => void,
-  ) {}
+  readonly #onFailure: Array<(error: unknown) => void> = [];
+  #writeCount = 0;
 
   put<T>(
     table: KeyspaceTable<T>,
@@ -50,6 +66,7 @@ export class WriteBatch {
     ttlSeconds?: number,
   ): void {
     this.#writesOf(table, phase).puts.push({ primaryKey, value, ttlSeconds });
+    this.#writeCount += 1;
   }
 
   delete<T>(
@@ -58,6 +75,7 @@ export class WriteBatch {
     phase: WritePhase = 'cleanup',
   ): void {
     this.#writesOf(table, phase).deletes.push(primaryKey);
+    this.#writeCount += 1;
   }
 
   /** Runs once the batch is durable (to drop overlay entries, release guards). */
@@ -65,41 +83,46 @@ export class WriteBatch {
     this.#afterDurable.push(hook);
   }
 
-  /**
-   * Writes the batch; resolves to the promise that it is durable (see the class comment). Every
-   * key and document is checked before the first write leaves: a bad one (a key over the length
-   * limit) refuses the whole batch instead of landing half of it. The refusal rejects `durable`
-   * like a failed write, since the in-memory views already moved on.
-   */
-  async commit(): Promise<{ durable: Promise<void> }> {
-    if (this.#isCommitted) throw new Error('a write batch is committed once');
-    this.#isCommitted = true;
-    let durable: Promise<void>;
-    try {
-      const prepared = PHASES.map((phase) => this.#prepare(phase));
-      if (this.isAtomic) {
-        // Issued in one synchronous run: one transaction, ordered after every earlier batch.
-        durable = Promise.all(
-          prepared.flatMap((phase) => phase.flatMap((writes) => writes.issue())),
-        ).then(() => undefined);
-      } else {
-        for (const phase of prepared) await Promise.all(phase.flatMap((writes) => writes.issue()));
-        durable = Promise.resolve();
-      }
-    } catch (error) {
-      durable = Promise.reject(error);
-    }
-    const settled = durable.then(() => {
-      for (const hook of this.#afterDurable) hook();
-    });
-    this.track(settled);
-    return { durable: settled };
+  /** Runs if the batch is refused or its commit fails (to release those waiting for it). */
+  onFailure(hook: (error: unknown) => void): void {
+    this.#onFailure.push(hook);
   }
 
-  #prepare(phase: WritePhase): PreparedWrites[] {
-    return [...(this.#phases.get(phase) ?? [])].map(([table, { puts, deletes }]) =>
-      table.prepareWrites(puts, deletes),
-    );
+  get isEmpty(): boolean {
+    return this.#writeCount === 0;
+  }
+
+  get writeCount(): number {
+    return this.#writeCount;
+  }
+
+  /**
+   * Encodes and checks every key and document. Throws on the first bad one before anything is
+   * issued, so a refused batch never lands in part.
+   */
+  prepare(): PreparedBatch {
+    let phases: PreparedWrites[][];
+    try {
+      phases = WRITE_PHASES.map((phase) =>
+        [...(this.#phases.get(phase) as TableWrites)].map(([table, { puts, deletes }]) =>
+          table.prepareWrites(puts, deletes),
+        ),
+      );
+    } catch (error) {
+      for (const hook of this.#onFailure) hook(error);
+      throw error;
+    }
+    const afterDurable = this.#afterDurable;
+    const onFailure = this.#onFailure;
+    return {
+      phases,
+      settle: () => {
+        for (const hook of afterDurable) hook();
+      },
+      fail: (error) => {
+        for (const hook of onFailure) hook(error);
+      },
+    };
   }
 
   #writesOf<T>(table: KeyspaceTable<T>, phase: WritePhase) {

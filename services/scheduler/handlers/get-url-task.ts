@@ -7,10 +7,11 @@ export function createGetUrlTaskHandler(
   context: SchedulerContext,
 ): SchedulerHandlers['getUrlTask'] {
   return async ({ path }) => {
-    const task = await context.frontier.findUrlTask(path.url_hash);
-    if (task === undefined) {
+    const found = await context.frontier.findUrlTask(path.url_hash);
+    if (found === undefined) {
       throw notFound('url_task_not_found', `no URL with url_hash ${path.url_hash} in the frontier`);
     }
+    const { task, leaseId } = found;
     return {
       url: task.url,
       url_hash: task.url_hash,
@@ -18,7 +19,7 @@ export function createGetUrlTaskHandler(
       url_state: task.url_state,
       priority_rank: task.priority_rank,
       due_at: task.due_at,
-      lease_id: task.lease_id,
+      lease_id: leaseId,
       attempt_count: task.attempt_count,
       fail_reason: task.fail_reason,
       object_id: task.object_id,

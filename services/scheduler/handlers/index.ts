@@ -1,5 +1,6 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
 import type { SchedulerContext } from '../context';
+import { answeringFrontierErrors } from './frontier-error-answers';
 import { createLeaseTasksHandler } from './lease-tasks';
 import { createReportLeaseHandler } from './report-lease';
 import { createSubmitRulesHandler } from './submit-rules';
@@ -8,15 +9,18 @@ import { createListDomainCandidatesHandler } from './list-domain-candidates';
 import { createGetFrontierSummaryHandler } from './get-frontier-summary';
 import { createGetUrlTaskHandler } from './get-url-task';
 
-/** Wires one handler per contract operation; tsc names any operation missing here. */
+/**
+ * Wires one handler per contract operation; tsc names any operation missing here. Every handler
+ * answers the frontier's refusals through frontier-error-answers.ts.
+ */
 export function createSchedulerHandlers(context: SchedulerContext): SchedulerHandlers {
   return {
-    leaseTasks: createLeaseTasksHandler(context),
-    reportLease: createReportLeaseHandler(context),
-    submitRules: createSubmitRulesHandler(context),
-    submitSeeds: createSubmitSeedsHandler(context),
-    listDomainCandidates: createListDomainCandidatesHandler(context),
-    getFrontierSummary: createGetFrontierSummaryHandler(context),
-    getUrlTask: createGetUrlTaskHandler(context),
+    leaseTasks: answeringFrontierErrors(createLeaseTasksHandler(context)),
+    reportLease: answeringFrontierErrors(createReportLeaseHandler(context)),
+    submitRules: answeringFrontierErrors(createSubmitRulesHandler(context)),
+    submitSeeds: answeringFrontierErrors(createSubmitSeedsHandler(context)),
+    listDomainCandidates: answeringFrontierErrors(createListDomainCandidatesHandler(context)),
+    getFrontierSummary: answeringFrontierErrors(createGetFrontierSummaryHandler(context)),
+    getUrlTask: answeringFrontierErrors(createGetUrlTaskHandler(context)),
   };
 }

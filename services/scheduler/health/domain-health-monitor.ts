@@ -37,6 +37,14 @@ export interface HealthEvents {
   onResumed(domain: string): void;
 }
 
+export interface DomainHealthMonitorDependencies {
+  tables: FrontierTables;
+  book: DomainBook;
+  thresholds: HealthThresholds;
+  schedule: ProbeSchedule;
+  events: HealthEvents;
+}
+
 /**
  * The availability circuit breaker (`scheduler:domain_health_runtime`, sole writer). Healthy domains
  * feed a sliding window of report results; a ratio over its threshold pauses the domain — it leaves
@@ -53,13 +61,7 @@ export class DomainHealthMonitor {
   /** Domains not healthy (paused or probing): the prober's work list. */
   readonly #unhealthy = new Set<string>();
 
-  constructor(
-    private readonly tables: FrontierTables,
-    private readonly book: DomainBook,
-    private readonly thresholds: HealthThresholds,
-    private readonly schedule: ProbeSchedule,
-    private readonly events: HealthEvents,
-  ) {}
+  constructor(private readonly dependencies: DomainHealthMonitorDependencies) {}
 
   /** Start-up: a probe interrupted by a restart is simply due again. */
   load(row: DomainHealthDocument): void {
@@ -68,7 +70,7 @@ export class DomainHealthMonitor {
     this.#rows.set(loaded.domain, loaded);
     if (loaded.domain_health_state !== 'healthy') {
       this.#unhealthy.add(loaded.domain);
-      this.book.obtain(loaded.domain).isPaused = true;
+      this.dependencies.book.obtain(loaded.domain).isPaused = true;
     }
   }
 
@@ -94,9 +96,9 @@ export class DomainHealthMonitor {
         row.current_window,
         row.previous_window,
         observationOfResult(result),
-        this.thresholds,
+        this.dependencies.thresholds,
       );
-      const reason = findPauseReason(windowSums(current, previous), this.thresholds);
+      const reason = findPauseReason(windowSums(current, previous), this.dependencies.thresholds);
       const next: DomainHealthDocument = {
         ...row,
         current_window: current,
@@ -134,13 +136,13 @@ export class DomainHealthMonitor {
       next = {
         ...row,
         domain_health_state: 'paused',
-        paused_until_at: this.#after(nowMs, this.schedule.probeRetrySeconds),
+        paused_until_at: this.#after(nowMs, this.dependencies.schedule.probeRetrySeconds),
       };
     } else if (outcome.isHealthy) {
       next = { ...healthyRow(domain, nowMs), last_probe_at: timeTextOf(nowMs) };
       this.#unhealthy.delete(domain);
       this.#setPaused(domain, false);
-      this.events.onResumed(domain);
+      this.dependencies.events.onResumed(domain);
     } else {
       const probeCount = row.probe_count + 1;
       next = {
@@ -162,7 +164,7 @@ export class DomainHealthMonitor {
   ): DomainHealthDocument {
     this.#unhealthy.add(row.domain);
     this.#setPaused(row.domain, true);
-    this.events.onPaused(row.domain, reason);
+    this.dependencies.events.onPaused(row.domain, reason);
     return this.#replace(
       {
         ...row,
@@ -178,7 +180,10 @@ export class DomainHealthMonitor {
   }
 
   #pauseSecondsAfter(probeCount: number): number {
-    return Math.min(this.schedule.maxPauseSeconds, this.schedule.pauseSeconds * 2 ** probeCount);
+    return Math.min(
+      this.dependencies.schedule.maxPauseSeconds,
+      this.dependencies.schedule.pauseSeconds * 2 ** probeCount,
+    );
   }
 
   #after(nowMs: number, seconds: number): string {
@@ -186,9 +191,9 @@ export class DomainHealthMonitor {
   }
 
   #setPaused(domain: string, isPaused: boolean): void {
-    const schedule = this.book.obtain(domain);
+    const schedule = this.dependencies.book.obtain(domain);
     schedule.isPaused = isPaused;
-    this.book.touch(schedule);
+    this.dependencies.book.touch(schedule);
   }
 
   /** A window update: kept in memory only (see the class comment). */
@@ -203,7 +208,8 @@ export class DomainHealthMonitor {
   }
 
   #stage(batch: WriteBatch, rows: DomainHealthDocument[]): void {
-    for (const row of rows) batch.put(this.tables.domainHealth, row.domain, row, 'documents');
+    for (const row of rows)
+      batch.put(this.dependencies.tables.domainHealth, row.domain, row, 'documents');
   }
 }
 

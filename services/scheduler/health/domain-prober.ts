@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { components as DownloaderComponents } from '../../../generated/downloader';
 import type { Clock } from '../frontier/clock';
 import type { FrontierMutator } from '../frontier/frontier-mutator';
-import type { FrontierStore } from '../frontier/frontier-store';
 import type { RuleBook } from '../frontier/rule-book';
 import type { DomainHealthMonitor, ProbeOutcome } from './domain-health-monitor';
 import { isProbeAnswerHealthy, type HealthThresholds } from './health-window';
@@ -13,10 +12,21 @@ export type ProbeResponse = DownloaderComponents['schemas']['ProbeResponse'];
 /** POST /v1/probe on the downloader (the only way the scheduler may touch a site). */
 export type ProbeCall = (request: ProbeRequest, signal: AbortSignal) => Promise<ProbeResponse>;
 
-export interface ProberOptions {
+export interface DomainProberDependencies {
+  monitor: DomainHealthMonitor;
+  rules: RuleBook;
+  mutator: FrontierMutator;
+  clock: Clock;
+  /** Absent without a downloader token: every probe then counts as not reached. */
+  probe: ProbeCall | undefined;
+  thresholds: HealthThresholds;
   probeTimeoutMs: number;
   /** Probes in flight at once. */
   concurrency: number;
+  logger: Logger;
+  onOutcome: (outcome: 'healthy' | 'unhealthy' | 'not_reached') => void;
+  /** A probe finished (a resumed domain may have work due). */
+  onFinished: () => void;
 }
 
 /**
@@ -31,18 +41,7 @@ export class DomainProber {
   /** Aborted at shutdown, so a slow origin cannot hold the process past its stop budget. */
   readonly #stopping = new AbortController();
 
-  constructor(
-    private readonly monitor: DomainHealthMonitor,
-    private readonly rules: RuleBook,
-    private readonly mutator: FrontierMutator,
-    private readonly store: FrontierStore,
-    private readonly clock: Clock,
-    private readonly probe: ProbeCall | undefined,
-    private readonly thresholds: HealthThresholds,
-    private readonly options: ProberOptions,
-    private readonly logger: Logger,
-    private readonly onOutcome: (outcome: 'healthy' | 'unhealthy' | 'not_reached') => void,
-  ) {}
+  constructor(private readonly dependencies: DomainProberDependencies) {}
 
   /** Aborts probes in flight (they count as not reached) and starts no more. */
   stop(): void {
@@ -51,23 +50,19 @@ export class DomainProber {
 
   /** Starts the probes that are due; resolves when they all finished. */
   async runDue(): Promise<void> {
-    const room = this.options.concurrency - this.#inFlight;
+    const { monitor, mutator, clock, onFinished } = this.dependencies;
+    const room = this.dependencies.concurrency - this.#inFlight;
     if (room <= 0 || this.#stopping.signal.aborted) return;
-    const due = await this.mutator.run(() =>
-      this.store.commitStaged((batch) =>
-        this.monitor.beginDueProbes(batch, this.clock.nowMs(), room),
-      ),
-    );
+    const due = await mutator.run((batch) => monitor.beginDueProbes(batch, clock.nowMs(), room));
     await Promise.all(
       due.map(async (row) => {
         this.#inFlight += 1;
         try {
           const outcome = await this.#probe(row.domain, row.probe_url ?? `https://${row.domain}/`);
-          await this.mutator.run(() =>
-            this.store.commitStaged((batch) =>
-              this.monitor.finishProbe(batch, row.domain, outcome, this.clock.nowMs()),
-            ),
+          await mutator.run((batch) =>
+            monitor.finishProbe(batch, row.domain, outcome, clock.nowMs()),
           );
+          onFinished();
         } finally {
           this.#inFlight -= 1;
         }
@@ -76,42 +71,36 @@ export class DomainProber {
   }
 
   async #probe(domain: string, url: string): Promise<ProbeOutcome> {
-    if (this.probe === undefined) {
-      this.onOutcome('not_reached');
+    const { probe, rules, thresholds, logger, onOutcome } = this.dependencies;
+    if (probe === undefined) {
+      onOutcome('not_reached');
       return { hasReachedOrigin: false };
     }
     try {
-      const rule = this.rules.get(domain);
-      const answer = await this.probe(
+      const rule = rules.get(domain);
+      const answer = await probe(
         {
           url,
-          timeout_ms: this.options.probeTimeoutMs,
+          timeout_ms: this.dependencies.probeTimeoutMs,
           should_render: false,
           ...(rule === undefined ? {} : { min_interval_ms: rule.minIntervalMs }),
         },
         this.#stopping.signal,
       );
       if (!answer.has_reached_origin) {
-        this.onOutcome('not_reached');
+        onOutcome('not_reached');
         return { hasReachedOrigin: false };
       }
-      const isHealthy = isProbeAnswerHealthy(
-        answer.http_status,
-        answer.health_signal,
-        this.thresholds,
-      );
-      this.onOutcome(isHealthy ? 'healthy' : 'unhealthy');
-      this.logger.info(
+      const isHealthy = isProbeAnswerHealthy(answer.http_status, answer.health_signal, thresholds);
+      onOutcome(isHealthy ? 'healthy' : 'unhealthy');
+      logger.info(
         { domain, http_status: answer.http_status, is_healthy: isHealthy },
         'domain probed',
       );
       return { hasReachedOrigin: true, isHealthy };
     } catch (error) {
-      this.onOutcome('not_reached');
-      this.logger.warn(
-        { domain, err: error },
-        'probe failed on our side; not counted, retried soon',
-      );
+      onOutcome('not_reached');
+      logger.warn({ domain, err: error }, 'probe failed on our side; not counted, retried soon');
       return { hasReachedOrigin: false };
     }
   }

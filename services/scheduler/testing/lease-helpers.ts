@@ -1,17 +1,27 @@
 import type { SchedulerClient } from '../../../generated/scheduler';
-import type { LeaseResponse, ReportResponse, UrlState } from '../frontier/wire-types';
+import type {
+  LeaseResponse,
+  ReportRequest,
+  ReportResponse,
+  UrlState,
+} from '../frontier/wire-types';
 import { doneResult } from './contract-fixtures';
+
+/** The report of `lease` with every task done (no links). */
+export function reportOfAllDone(lease: LeaseResponse): ReportRequest {
+  return {
+    lease_id: lease.lease_id,
+    worker_id: lease.worker_id,
+    result_list: lease.task_list.map((task) => doneResult(task)),
+  };
+}
 
 /** Reports every task of `lease` as done (no links). */
 export function reportAllDone(
   client: SchedulerClient,
   lease: LeaseResponse,
 ): Promise<ReportResponse> {
-  return client.reportLease({
-    lease_id: lease.lease_id,
-    worker_id: lease.worker_id,
-    result_list: lease.task_list.map((task) => doneResult(task)),
-  });
+  return client.reportLease(reportOfAllDone(lease));
 }
 
 /** URLs per url_state, read from the operator endpoint. */

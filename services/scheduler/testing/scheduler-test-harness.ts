@@ -13,8 +13,11 @@ export interface TestScheduler {
   url: string;
   client: SchedulerClient;
   dataDirectory: string;
-  /** Stops the service (graceful) and, unless kept, deletes its data. */
-  stop(options?: { keepData?: boolean }): Promise<void>;
+  /**
+   * Stops the service (graceful) and, unless kept, deletes its data. Open connections are cut
+   * first unless `isLettingRequestsFinish` (then it stops as on SIGTERM: requests in flight end).
+   */
+  stop(options?: { keepData?: boolean; isLettingRequestsFinish?: boolean }): Promise<void>;
 }
 
 export interface TestSchedulerOptions {
@@ -67,8 +70,8 @@ export async function startTestScheduler(
       maximumAttemptCount: 1,
       timeoutMs: 10_000,
     }),
-    stop: async ({ keepData = false } = {}) => {
-      running.server.closeAllConnections();
+    stop: async ({ keepData = false, isLettingRequestsFinish = false } = {}) => {
+      if (!isLettingRequestsFinish) running.server.closeAllConnections();
       await running.shutdown('test finished');
       if (!keepData) rmSync(dataDirectory, { recursive: true, force: true });
     },

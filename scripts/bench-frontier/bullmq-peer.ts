@@ -1,0 +1,163 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Queue, Worker } from 'bullmq';
+import { log, percentile, type Budget } from './bench-log';
+import { cpuMillisecondsOf, type LoadMeasurement } from './scheduler-load';
+
+/**
+ * The peer: BullMQ on a local Redis (AOF on, fsync every second — BullMQ's usual durable setting;
+ * LMDB commits every write). Installs Debian's redis-server when missing (as root).
+ */
+export class BullmqPeer {
+  private constructor(
+    readonly port: number,
+    readonly queue: Queue,
+    /** redis-server's process, whose CPU time is read around each measurement. */
+    readonly redisPid: number,
+    readonly stop: () => Promise<void>,
+  ) {}
+
+  static async start(): Promise<BullmqPeer> {
+    const binary = ensureRedisServer();
+    const directory = mkdtempSync(join(tmpdir(), 'bench-redis-'));
+    const port = await freePort();
+    const child = spawn(
+      binary,
+      [
+        ...['--port', String(port), '--bind', '127.0.0.1', '--dir', directory],
+        ...['--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'],
+        ...['--maxmemory-policy', 'noeviction'],
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('redis-server did not start in 10 s')),
+        10_000,
+      );
+      child.stdout?.on('data', (data: Buffer) => {
+        if (data.toString().includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
+    });
+    const queue = new Queue('bench-frontier', { connection: { host: '127.0.0.1', port } });
+    return new BullmqPeer(port, queue, child.pid as number, async () => {
+      await queue.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(directory, { recursive: true, force: true });
+    });
+  }
+
+  /** Adds jobs `fromSize` … `targetSize - 1` (the same URLs the frontier holds). */
+  async grow(
+    fromSize: number,
+    targetSize: number,
+    jobOf: (index: number) => { url: string; domain: string },
+    budget: Budget,
+  ): Promise<void> {
+    for (let start = fromSize; start < targetSize; start += 5000) {
+      budget.assertLeft();
+      const jobs = [];
+      for (let index = start; index < Math.min(targetSize, start + 5000); index += 1) {
+        jobs.push({ name: 'fetch', data: jobOf(index) });
+      }
+      await this.queue.addBulk(jobs);
+    }
+  }
+
+  /** `workerCount` workers each fetching `batchSize` jobs and completing them, until `jobBudget`. */
+  async measure(
+    workerCount: number,
+    batchSize: number,
+    jobBudget: number,
+    budget: Budget,
+  ): Promise<LoadMeasurement> {
+    const workers = Array.from(
+      { length: workerCount },
+      () =>
+        new Worker('bench-frontier', null, {
+          connection: { host: '127.0.0.1', port: this.port },
+          autorun: false,
+        }),
+    );
+    const fetchLatencies: number[] = [];
+    let completedCount = 0;
+    const cpuBefore = cpuMillisecondsOf(this.redisPid);
+    const began = performance.now();
+    try {
+      await Promise.all(
+        workers.map(async (worker, index) => {
+          const token = `bench-worker-${index}`;
+          while (completedCount < jobBudget && !budget.isOver) {
+            const sent = performance.now();
+            const jobs = (
+              await Promise.all(
+                Array.from({ length: batchSize }, () => worker.getNextJob(token, { block: false })),
+              )
+            ).filter((job) => job !== undefined);
+            fetchLatencies.push(performance.now() - sent);
+            if (jobs.length === 0) break;
+            await Promise.all(jobs.map((job) => job.moveToCompleted('done', token, false)));
+            completedCount += jobs.length;
+          }
+        }),
+      );
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+    }
+    const seconds = (performance.now() - began) / 1000;
+    const cpuMilliseconds = cpuMillisecondsOf(this.redisPid) - cpuBefore;
+    const sorted = fetchLatencies.sort((left, right) => left - right);
+    return {
+      urlsPerSecond: completedCount / seconds,
+      p50Ms: percentile(sorted, 0.5),
+      p99Ms: percentile(sorted, 0.99),
+      intervalViolationCount: 0,
+      processedCount: completedCount,
+      cpuMicrosecondsPerUrl:
+        completedCount === 0 ? undefined : (cpuMilliseconds * 1000) / completedCount,
+    };
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
+  });
+}
+
+function ensureRedisServer(): string {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout;
+  if (found.trim() !== '') return found.trim();
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      'redis-server is missing; install it with `apt-get install -y redis-server` (root)',
+    );
+  }
+  log('installing redis-server (apt-get install -y redis-server)');
+  spawnSync('apt-get', ['update'], { stdio: 'ignore' });
+  const install = spawnSync('apt-get', ['install', '-y', 'redis-server'], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (install.status !== 0) throw new Error('apt-get install -y redis-server failed');
+  return 'redis-server';
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { SchedulerClient } from '../../generated/scheduler';
+import type { LeaseResponse } from '../../services/scheduler/frontier/wire-types';
+import { percentile, type Budget } from './bench-log';
+import type { BenchCorpus } from './bench-corpus';
+
+export interface LoadMeasurement {
+  urlsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Domains handed out twice within their interval (as the workers saw it). */
+  intervalViolationCount: number;
+  processedCount: number;
+  /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
+  cpuMicrosecondsPerUrl?: number;
+}
+
+export const TASKS_PER_LEASE = 50;
+
+/**
+ * `workerCount` workers each looping GET /v1/lease (task_count 50) → POST /v1/report (every task
+ * done, `linksPerPage` links each) with the generated client, until `urlBudget` URLs are reported.
+ * Every worker checks that no domain was handed out twice within min_interval_ms.
+ */
+export async function measureScheduler(options: {
+  url: string;
+  /** The scheduler's process, whose CPU time is read before and after. */
+  pid: number;
+  token: string;
+  corpus: BenchCorpus;
+  workerCount: number;
+  urlBudget: number;
+  frontierSize: number;
+  budget: Budget;
+}): Promise<LoadMeasurement> {
+  const { corpus } = options;
+  const client = new SchedulerClient({
+    baseUrl: options.url,
+    token: options.token,
+    timeoutMs: 30_000,
+  });
+  const leaseLatencies: number[] = [];
+  const lastLeasedAt = new Map<string, number>();
+  let intervalViolationCount = 0;
+  let reportedCount = 0;
+  let emptyLeaseCount = 0;
+  const serial = { next: Math.floor(Math.random() * 1e12) };
+  const cpuBefore = cpuMillisecondsOf(options.pid);
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: options.workerCount }, async (_, worker) => {
+      while (reportedCount < options.urlBudget && !options.budget.isOver) {
+        const sent = performance.now();
+        const lease: LeaseResponse = await client.leaseTasks({
+          worker_id: `bench-${worker}`,
+          task_count: TASKS_PER_LEASE,
+          lease_ttl_seconds: 120,
+        });
+        const received = performance.now();
+        leaseLatencies.push(received - sent);
+        for (const task of lease.task_list) {
+          // The client sees the answer after the scheduler decided; allow that much slack.
+          const previous = lastLeasedAt.get(task.domain);
+          if (
+            previous !== undefined &&
+            sent - previous < corpus.minIntervalMs - (received - sent)
+          ) {
+            intervalViolationCount += 1;
+          }
+          lastLeasedAt.set(task.domain, received);
+        }
+        if (lease.task_list.length === 0) {
+          emptyLeaseCount += 1;
+          continue;
+        }
+        await client.reportLease({
+          lease_id: lease.lease_id,
+          worker_id: lease.worker_id,
+          result_list: corpus.reportOf(lease, serial, options.frontierSize),
+        });
+        reportedCount += lease.task_list.length;
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
+  const sorted = leaseLatencies.sort((left, right) => left - right);
+  return {
+    urlsPerSecond: reportedCount / seconds,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    intervalViolationCount,
+    processedCount: reportedCount,
+    cpuMicrosecondsPerUrl:
+      reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
+  };
+}
+
+/** Resident memory of a process now and at its peak (Linux /proc), in MiB. */
+export function residentMemoryOf(pid: number): { currentMib: number; peakMib: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kibOf = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { currentMib: kibOf('VmRSS') / 1024, peakMib: kibOf('VmHWM') / 1024 };
+}
+
+/** CPU time a process has used so far (user + system, Linux /proc), in milliseconds. */
+export function cpuMillisecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const clockTicksPerSecond = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
+}

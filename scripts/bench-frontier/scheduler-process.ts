@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+import {
+  startServiceProcess,
+  type StartedServiceProcess,
+} from '../../services/common/testing/service-process';
+
+export interface BenchScheduler {
+  running: StartedServiceProcess;
+  /** Spawn → "service listening" (module loading included). */
+  processStartSeconds: number;
+  /** The frontier's own rebuild from storage ("frontier loaded"), as the scheduler logged it. */
+  frontierLoadSeconds: number;
+  isRecounted: boolean;
+}
+
+export const BENCH_TOKEN = 'bench-frontier-token-0123456789';
+
+/** Starts the scheduler as its own process on `dataDirectory` (and `environment`'s storage). */
+export async function startBenchScheduler(options: {
+  dataDirectory: string;
+  environment?: NodeJS.ProcessEnv;
+  profileDirectory?: string;
+}): Promise<BenchScheduler> {
+  const startedAt = performance.now();
+  const running = await startServiceProcess(
+    'scheduler',
+    ['--data-dir', options.dataDirectory, '--domain-in-flight-cap', '2'],
+    { SCHEDULER_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'info', ...options.environment },
+    300_000,
+    options.profileDirectory === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`],
+  );
+  const processStartSeconds = (performance.now() - startedAt) / 1000;
+  const loaded = running.logLines.find((line) => line.msg === 'frontier loaded');
+  return {
+    running,
+    processStartSeconds,
+    frontierLoadSeconds: Number(loaded?.elapsed_ms ?? Number.NaN) / 1000,
+    isRecounted: loaded?.is_recounted === true,
+  };
+}

@@ -1,0 +1,187 @@
+import { Packr } from 'msgpackr';
+import type { DocumentCodec } from './document-codec';
+import { assertConventionalField, isConventionalTime } from './document-convention';
+import { StorageConventionError } from './storage-errors';
+
+/*
+ * A compact codec for hot tables: the document's fields are declared once, in order, and a document
+ * is stored as the MessagePack array of its values in that order — no field names on disk, no
+ * sorting, no walk over the document per write. The declaration is checked against CONVENTION.md
+ * when the codec is built (each name, and the type rules for the kind it declares); each write
+ * then checks only that every value has its declared kind, which costs a `typeof` per field.
+ *
+ * Properties of a document that are not declared are never stored: a codec persists exactly the
+ * fields it declares, whatever object it is handed.
+ *
+ * Evolution: fields are only appended, and an appended field must be nullable — a row written
+ * before it existed reads back with null there. A row stored as JSON (the format every table used
+ * before record codecs) is still read, so an existing data directory opens without a migration step.
+ */
+
+type ScalarKind = 'text' | 'integer' | 'number' | 'boolean' | 'time';
+
+/** A declared field: a scalar kind (`?` = nullable) or a list of records. */
+export type FieldDeclaration = ScalarKind | `${ScalarKind}?` | RecordListDeclaration;
+
+export interface RecordListDeclaration {
+  readonly listOf: RecordFields<never>;
+}
+
+/** Every field of `T`, in storage order. */
+export type RecordFields<T> = { readonly [Name in keyof T]-?: FieldDeclaration };
+
+/** A field holding a list of records (each declared like a document). */
+export function listOf<Element>(fields: RecordFields<Element>): RecordListDeclaration {
+  return { listOf: fields as RecordFields<never> };
+}
+
+/** A value of each kind, for judging a declaration by the convention's type rules. */
+const SAMPLES: Readonly<Record<ScalarKind, unknown>> = {
+  text: 'text',
+  integer: 1,
+  number: 1.5,
+  boolean: true,
+  time: '2026-08-15T07:47:52Z',
+};
+
+const JSON_OBJECT_START = 0x7b; // '{': a row stored as a JSON document
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+interface CompiledField {
+  name: string;
+  isNullable: boolean;
+  check: (value: unknown) => string | undefined;
+  /** Only for lists of records. */
+  element?: CompiledRecord;
+}
+
+interface CompiledRecord {
+  fields: CompiledField[];
+}
+
+function describeKind(kind: ScalarKind): (value: unknown) => string | undefined {
+  switch (kind) {
+    case 'text':
+      return (value) => (typeof value === 'string' ? undefined : 'must be a string');
+    case 'integer':
+      return (value) => (Number.isSafeInteger(value) ? undefined : 'must be a whole number');
+    case 'number':
+      return (value) =>
+        typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a finite number';
+    case 'boolean':
+      return (value) => (typeof value === 'boolean' ? undefined : 'must be a boolean');
+    case 'time':
+      return (value) =>
+        typeof value === 'string' && isConventionalTime(value)
+          ? undefined
+          : 'must be a UTC time like 2026-08-15T07:47:52Z';
+  }
+}
+
+function compile(fields: RecordFields<never>, path: string): CompiledRecord {
+  const compiled: CompiledField[] = [];
+  for (const [name, declaration] of Object.entries(fields) as Array<[string, FieldDeclaration]>) {
+    const fieldPath = `${path}.${name}`;
+    if (typeof declaration === 'object') {
+      assertConventionalField(name, [], fieldPath);
+      compiled.push({
+        name,
+        isNullable: false,
+        check: (value) => (Array.isArray(value) ? undefined : 'must be a list'),
+        element: compile(declaration.listOf, `${fieldPath}[]`),
+      });
+      continue;
+    }
+    const isNullable = declaration.endsWith('?');
+    const kind = (isNullable ? declaration.slice(0, -1) : declaration) as ScalarKind;
+    assertConventionalField(name, SAMPLES[kind], fieldPath);
+    compiled.push({ name, isNullable, check: describeKind(kind) });
+  }
+  return { fields: compiled };
+}
+
+function toValues(record: CompiledRecord, document: unknown, path: string): unknown[] {
+  if (document === null || typeof document !== 'object') {
+    throw new StorageConventionError(`${path} must be an object`);
+  }
+  const source = document as Record<string, unknown>;
+  const values = new Array<unknown>(record.fields.length);
+  for (let index = 0; index < record.fields.length; index += 1) {
+    const field = record.fields[index];
+    const value = source[field.name];
+    if (value === null || value === undefined) {
+      if (!field.isNullable) {
+        throw new StorageConventionError(`field ${path}.${field.name} is required`);
+      }
+      values[index] = null;
+      continue;
+    }
+    const problem = field.check(value);
+    if (problem !== undefined) {
+      throw new StorageConventionError(`field ${path}.${field.name} ${problem}`);
+    }
+    values[index] =
+      field.element === undefined
+        ? value
+        : (value as unknown[]).map((item, position) =>
+            toValues(field.element as CompiledRecord, item, `${path}.${field.name}[${position}]`),
+          );
+  }
+  return values;
+}
+
+function toValuesUnchecked(record: CompiledRecord, document: unknown): unknown[] {
+  const source = document as Record<string, unknown>;
+  return record.fields.map((field) => {
+    const value = source[field.name] ?? null;
+    return field.element === undefined || value === null
+      ? value
+      : (value as unknown[]).map((item) =>
+          toValuesUnchecked(field.element as CompiledRecord, item),
+        );
+  });
+}
+
+function fromValues(record: CompiledRecord, values: unknown[]): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (let index = 0; index < record.fields.length; index += 1) {
+    const field = record.fields[index];
+    const value = index < values.length ? values[index] : null;
+    document[field.name] =
+      field.element === undefined || value === null
+        ? value
+        : (value as unknown[][]).map((item) => fromValues(field.element as CompiledRecord, item));
+  }
+  return document;
+}
+
+/** A JSON document of the older format, reduced to the declared fields. */
+function fromObject(
+  record: CompiledRecord,
+  source: Record<string, unknown>,
+): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (const field of record.fields) {
+    const value = source[field.name] ?? null;
+    document[field.name] =
+      field.element === undefined || value === null
+        ? value
+        : (value as Array<Record<string, unknown>>).map((item) =>
+            fromObject(field.element as CompiledRecord, item),
+          );
+  }
+  return document;
+}
+
+/** Builds the codec of one document shape; throws StorageConventionError on a bad declaration. */
+export function recordCodec<T>(fields: RecordFields<T>): DocumentCodec<T> {
+  const record = compile(fields as RecordFields<never>, '$');
+  return {
+    encode: (value) => packr.pack(toValues(record, value, '$')),
+    encodeForComparison: (value) => packr.pack(toValuesUnchecked(record, value)),
+    decode: (bytes, start = 0) =>
+      (bytes[start] === JSON_OBJECT_START
+        ? fromObject(record, JSON.parse(bytes.toString('utf8', start)) as Record<string, unknown>)
+        : fromValues(record, packr.unpack(bytes, { start }) as unknown[])) as T,
+  };
+}
