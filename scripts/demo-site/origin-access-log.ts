@@ -18,6 +18,8 @@ export interface OriginAccessLogEntry {
  */
 export class OriginAccessLog {
   private readonly entries: OriginAccessLogEntry[] = [];
+  /** Requests that arrived and are not answered yet (host and path), in arrival order. */
+  private readonly open = new Set<{ readonly host: string; readonly path: string }>();
 
   add(entry: OriginAccessLogEntry): void {
     this.entries.push(entry);
@@ -30,6 +32,14 @@ export class OriginAccessLog {
       .sort((left, right) => left.receivedAtMs - right.receivedAtMs);
   }
 
+  /**
+   * Requests to `host` that arrived and are still unanswered — what a test waits on to know a
+   * request reached the origin (the entries above appear only once a request closed).
+   */
+  listOpen(host: string): string[] {
+    return [...this.open].filter((request) => request.host === host).map(({ path }) => path);
+  }
+
   clear(): void {
     this.entries.length = 0;
   }
@@ -40,7 +50,10 @@ export class OriginAccessLog {
    */
   recordWhenClosed(host: string, request: IncomingMessage, response: ServerResponse): void {
     const receivedAtMs = Date.now();
-    response.once('close', () =>
+    const openRequest = { host, path: request.url ?? '/' };
+    this.open.add(openRequest);
+    response.once('close', () => {
+      this.open.delete(openRequest);
       this.add({
         host,
         method: request.method ?? 'GET',
@@ -49,7 +62,7 @@ export class OriginAccessLog {
         receivedAt: new Date(receivedAtMs).toISOString(),
         receivedAtMs,
         userAgent: request.headers['user-agent'] ?? '',
-      }),
-    );
+      });
+    });
   }
 }

@@ -411,17 +411,15 @@ describe('the system end to end', () => {
       },
       30_000,
     );
-    // The origin logs a request once answered (5 s later), and by then the first downloader may
-    // have finished the page: kill it while the request is in flight, as its own view says.
+    // Kill the first downloader while its request for the page is open at the origin (the
+    // downloader's own in-flight count rises before Chromium has sent the request).
     const first = downloaders[0];
-    const firstClient = new DownloaderClient({ baseUrl: first.url, token: downloaderToken });
     await waitFor(
-      'the slow page request to be in flight',
-      async () => {
-        const view = await firstClient.listDomainRuntime({});
-        const row = view.domain_list.find((domainRow) => domainRow.domain === demo.hosts[0]);
-        return (row?.in_flight_count ?? 0) > 0 ? true : undefined;
-      },
+      'the slow page request to reach the origin',
+      async () =>
+        demo.accessLog.listOpen(demo.hosts[0]).some((path) => path.startsWith('/slow'))
+          ? true
+          : undefined,
       30_000,
     );
     first.child.kill('SIGKILL');

@@ -27,7 +27,8 @@ function startDownloader(dataDirectory?: string): Promise<TestDownloader> {
     allowDestinations: site.hosts,
     scheduler: { url: scheduler.url, token: FAKE_SCHEDULER_TOKEN },
     dataDirectory,
-    extraArguments: ['--page-pool-size', String(PAGE_POOL_SIZE)],
+    // Held lease calls end within 2 s, so one that asked for little room does not last a test.
+    extraArguments: ['--page-pool-size', String(PAGE_POOL_SIZE), '--lease-wait-ms', '2000'],
   });
 }
 
@@ -123,12 +124,34 @@ test('leases, renders within the domain limits, and reports every task of the le
 
 test('does not spin on a scheduler that answers an empty lease at once (no long polling)', async () => {
   await waitUntil(() => downloader.core.leaseLoop?.heldCount === 0);
+  scheduler.isLongPolling = false;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a held call ends (tasks queued later)
+    scheduler.queue.push(leaseTaskFor(url(0, '/about')));
+    await waitUntil(() => scheduler.queue.length === 0);
+    const callsBefore = scheduler.leaseCalls.length;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const callCount = scheduler.leaseCalls.length - callsBefore;
+    // The poll interval here is 100 ms: about ten calls a second, not hundreds.
+    expect(callCount).toBeGreaterThanOrEqual(2);
+    expect(callCount).toBeLessThanOrEqual(12);
+  } finally {
+    scheduler.isLongPolling = true;
+  }
+});
+
+test('long-polls: the lease call carries wait_ms, and a task queued while it is held is leased at once', async () => {
+  await waitUntil(() => downloader.core.leaseLoop?.heldCount === 0);
+  await new Promise((resolve) => setTimeout(resolve, 500)); // let the loop park a call
   const callsBefore = scheduler.leaseCalls.length;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const callCount = scheduler.leaseCalls.length - callsBefore;
-  // The poll interval here is 100 ms: about ten calls a second, not hundreds.
-  expect(callCount).toBeGreaterThanOrEqual(2);
-  expect(callCount).toBeLessThanOrEqual(12);
+  const queuedAtMs = Date.now();
+  const [result] = await leaseAndReport([leaseTaskFor(url(1, '/about'))]);
+  expect(result.fetch_status).toBe('done');
+  const leasing = scheduler.leaseCalls.slice(callsBefore).find((call) => call.leased_count > 0);
+  expect(leasing?.wait_ms).toBeGreaterThan(0);
+  // Only the held call's 20 ms check stands between the queue and the lease: no poll pause.
+  expect(scheduler.leaseCalls.slice(callsBefore).length).toBeLessThanOrEqual(2);
+  expect(Date.now() - queuedAtMs).toBeLessThan(10_000);
 });
 
 test('asks only for the room it has (backpressure) and delays, never drops, tasks of a busy domain', async () => {
@@ -289,11 +312,15 @@ test('graceful shutdown reports what finished, leaves waiting tasks out, and kee
   }
   const slow = leaseTaskFor(url(0, '/slow?delay_ms=1200'), { min_interval_ms: 0 });
   const waiting = leaseTaskFor(url(0, '/articles/4'), { min_interval_ms: 60_000 });
+  // Both in one lease, as the test means: queued once a held lease call has room for both (a call
+  // held since the crash above asked for the room it had then; it ends within --lease-wait-ms).
+  await waitUntil(() => [...scheduler.heldCallTaskCounts].some(({ taskCount }) => taskCount >= 2));
   scheduler.queue.push(slow, waiting);
   await waitUntil(
     () => downloader.core.controller.inFlightCount > 0 && scheduler.queue.length === 0,
   );
-  const leaseId = scheduler.leaseCalls.at(-1)?.lease_id as string;
+  const leaseId = scheduler.leaseCalls.find((call) => call.url_hash_list.includes(slow.url_hash))
+    ?.lease_id as string;
   const stoppedAt = Date.now();
   await downloader.stop();
   expect(Date.now() - stoppedAt).toBeLessThan(12_000);

@@ -28,6 +28,9 @@ export function reportMarginOf(leaseLifeMs: number, maxReportMarginMs: number): 
   return Math.max(0, Math.min(maxReportMarginMs, Math.floor(leaseLifeMs / 5)));
 }
 
+/** Time a lease answer may take beyond the wait the scheduler was allowed. */
+const LEASE_ANSWER_MS = 10_000;
+
 export interface LeaseLoopSettings {
   readonly workerId: string;
   /** Most tasks asked for per lease. */
@@ -35,8 +38,8 @@ export interface LeaseLoopSettings {
   readonly leaseTtlSeconds: number;
   /**
    * How long the scheduler may hold a lease call while nothing is due (`wait_ms`, long polling);
-   * 0 asks for an answer at once. An empty answer sooner than half of it was not held: back off.
-   * (Sent as `wait_ms` once the scheduler's contract — and so the generated client — carries it.)
+   * 0 asks for an answer at once. An empty answer sooner than half of it was not held (a scheduler
+   * of an older contract ignores `wait_ms`): back off.
    */
   readonly leaseWaitMs: number;
   /** Wait after a failed lease call, and the longest backoff after quick empty answers. */
@@ -181,8 +184,10 @@ export class LeaseLoop {
             worker_id: this.settings.workerId,
             task_count: Math.min(this.settings.taskCount, room),
             lease_ttl_seconds: this.settings.leaseTtlSeconds,
+            wait_ms: this.settings.leaseWaitMs,
           },
-          { signal },
+          // A held call may last wait_ms; the answer still needs its own time on top.
+          { signal, timeoutMs: this.settings.leaseWaitMs + LEASE_ANSWER_MS },
         );
       } catch (error) {
         if (signal.aborted) return;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import {
@@ -25,8 +25,11 @@ export interface LeaseCall {
   readonly worker_id: string;
   readonly task_count: number;
   readonly lease_ttl_seconds: number;
+  readonly wait_ms: number;
   readonly lease_id: string;
   readonly leased_count: number;
+  /** url_hash of every task handed out. */
+  readonly url_hash_list: readonly string[];
 }
 
 export interface FakeScheduler {
@@ -49,6 +52,11 @@ export interface FakeScheduler {
    * lease_ttl_seconds asked (a real scheduler's clock may run ahead of the downloader's).
    */
   leaseLifetimeSeconds: number | undefined;
+  /** True (default): an empty lease call is held up to its wait_ms; false plays a scheduler of the
+   * contract before long polling, which answers at once. */
+  isLongPolling: boolean;
+  /** task_count of every lease call held right now (long polling, nothing queued yet). */
+  readonly heldCallTaskCounts: Set<{ readonly taskCount: number }>;
   /** When each lease's first report was acknowledged (epoch ms). */
   readonly acknowledgedAtMs: Map<string, number>;
   /** Reports received for a lease id. */
@@ -89,6 +97,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   const reportFailures: FakeScheduler['reportFailures'] = [];
   const leased = new Map<string, number>();
   const acknowledgedAtMs = new Map<string, number>();
+  let isClosed = false;
   const fake: FakeScheduler & { url: string; close: () => Promise<void> } = {
     url: '',
     queue,
@@ -98,6 +107,8 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     reportFailures,
     acknowledgedAtMs,
     leaseLifetimeSeconds: undefined,
+    isLongPolling: true,
+    heldCallTaskCounts: new Set(),
     reportsOf: (leaseId) => reports.filter((report) => report.lease_id === leaseId),
     takeDown: async () => undefined,
     bringBack: async () => undefined,
@@ -124,8 +135,10 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
         worker_id: query.worker_id,
         task_count: taskCount,
         lease_ttl_seconds: ttlSeconds,
+        wait_ms: query.wait_ms ?? 0,
         lease_id: leaseId,
         leased_count: taskList.length,
+        url_hash_list: taskList.map((task) => task.url_hash),
       });
       return {
         lease_id: leaseId,
@@ -154,6 +167,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     },
   };
   const app = express();
+  app.get('/v1/lease', holdWhileNothingIsQueued);
   app.use(
     createSchedulerRouter(handlers, {
       serviceName: 'scheduler',
@@ -166,7 +180,33 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   let listening = await listenOnLoopback(app);
   const port = Number(new URL(listening.url).port);
   fake.url = listening.url;
-  fake.close = () => listening.close();
+  fake.close = () => {
+    isClosed = true; // ends calls still held
+    return listening.close();
+  };
+
+  /**
+   * Long polling, the simple way a fake may do it, in front of the router: a lease call waits
+   * until the test queues a task or its wait_ms passes. A call whose client went away (a killed
+   * downloader) is never answered, so it cannot take tasks nobody will report.
+   */
+  async function holdWhileNothingIsQueued(
+    request: Request,
+    response: Response,
+    next: NextFunction,
+  ) {
+    const waitMs = Number(request.query.wait_ms ?? 0);
+    const holdUntilMs = Date.now() + (fake.isLongPolling && Number.isFinite(waitMs) ? waitMs : 0);
+    let isClientGone = false;
+    response.once('close', () => (isClientGone = true));
+    const held = { taskCount: Number(request.query.task_count ?? 50) };
+    fake.heldCallTaskCounts.add(held);
+    while (queue.length === 0 && Date.now() < holdUntilMs && !isClosed && !isClientGone) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    fake.heldCallTaskCounts.delete(held);
+    if (!isClientGone) next();
+  }
   fake.takeDown = () => listening.close();
   fake.bringBack = async () => {
     listening = await listenOnLoopback(app, port);
