@@ -50,6 +50,7 @@ export function downloaderServiceDefinition(
           keyspace: openServiceKeyspace('downloader', backend),
           logger,
           registry,
+          contractMetrics: routerOptions.metrics,
           hostLookup: dependencies.hostLookup,
           browserProfileRoot: join(config.dataDirectory, 'downloader', 'browser-profiles'),
         });

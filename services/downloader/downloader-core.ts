@@ -1,3 +1,6 @@
+import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
+import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
+import { schedulerContract } from '../common/peers/peer-contracts';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SchedulerClient } from '../../generated/scheduler';
@@ -29,6 +32,8 @@ export interface DownloaderCoreDependencies {
   readonly keyspace: ServiceKeyspace;
   readonly logger: Logger;
   readonly registry: Registry;
+  /** Counts the fields of the scheduler's answers this build's contract does not declare. */
+  readonly contractMetrics?: ContractMetrics;
   /** DNS (tests pass one that never asks a resolver). */
   readonly hostLookup?: HostLookup;
   /**
@@ -312,6 +317,9 @@ export class DownloaderCore {
       // Reports can carry thousands of links; the scheduler gets time to store them.
       timeoutMs: 30_000,
       userAgent: 'render-crawler-downloader',
+      onAnswer:
+        this.dependencies.contractMetrics &&
+        countUnknownAnswerFields(schedulerContract, this.dependencies.contractMetrics),
       onRetry: (event) => {
         if (event.operationId === 'reportLease') this.metrics.reportRetryCount.inc();
         logger.warn(

@@ -1,3 +1,6 @@
+import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
+import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
+import { downloaderContract, schedulerContract } from '../common/peers/peer-contracts';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
 import { SchedulerClient, type components as SchedulerComponents } from '../../generated/scheduler';
@@ -68,8 +71,9 @@ export function samplerServiceDefinition(
           logger,
           registry,
           settings,
-          domainSampler: dependencies.domainSampler ?? defaultDomainSampler(settings),
-          ...schedulerEdgesOf(settings),
+          domainSampler:
+            dependencies.domainSampler ?? defaultDomainSampler(settings, routerOptions.metrics),
+          ...schedulerEdgesOf(settings, routerOptions.metrics),
         });
       } catch (error) {
         await backend.close();
@@ -94,7 +98,10 @@ export function samplerServiceDefinition(
 }
 
 /** The scheduler's two edges the sampler uses, through the generated client (one try each). */
-function schedulerEdgesOf(settings: SamplerSettingValues): {
+function schedulerEdgesOf(
+  settings: SamplerSettingValues,
+  metrics: ContractMetrics,
+): {
   listCandidates?: ListCandidates;
   submitRules?: SubmitRules;
 } {
@@ -106,6 +113,7 @@ function schedulerEdgesOf(settings: SamplerSettingValues): {
     maximumAttemptCount: 1,
     timeoutMs: 30_000,
     userAgent: 'render-crawler-sampler',
+    onAnswer: countUnknownAnswerFields(schedulerContract, metrics),
   });
   return {
     listCandidates: async (limit, signal) =>
@@ -118,7 +126,10 @@ function schedulerEdgesOf(settings: SamplerSettingValues): {
 }
 
 /** The real sampling procedure, through the downloader's POST /v1/render; none without a token. */
-function defaultDomainSampler(settings: SamplerSettingValues): DomainSampler | undefined {
+function defaultDomainSampler(
+  settings: SamplerSettingValues,
+  metrics: ContractMetrics,
+): DomainSampler | undefined {
   if (settings.downloaderToken === undefined) return undefined;
   const downloader = new DownloaderClient({
     baseUrl: settings.downloaderUrl,
@@ -126,6 +137,7 @@ function defaultDomainSampler(settings: SamplerSettingValues): DomainSampler | u
     // The procedure paces, honours 429s and decides what a failure means; the client tries once.
     maximumAttemptCount: 1,
     userAgent: 'render-crawler-sampler',
+    onAnswer: countUnknownAnswerFields(downloaderContract, metrics),
   });
   // No policy file: the procedure's own calibrated defaults.
   return new SamplingProcedure({ downloader, policy: settings.samplingPolicy });

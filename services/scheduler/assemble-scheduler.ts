@@ -1,3 +1,6 @@
+import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
+import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
+import { downloaderContract } from '../common/peers/peer-contracts';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
 import { createSchedulerRouter } from '../../generated/scheduler';
@@ -57,7 +60,7 @@ export function schedulerServiceDefinition(
           settings: frontierSettingsOf(values),
           logger,
           registry,
-          probe: probeCallOf(values),
+          probe: probeCallOf(values, routerOptions.metrics),
           isBatchAtomic: backend.backendName === 'lmdb',
         });
       } catch (error) {
@@ -83,7 +86,10 @@ export function schedulerServiceDefinition(
 }
 
 /** Probes go through the generated downloader client; without a token there is no prober. */
-function probeCallOf(values: SchedulerSettingValues): ProbeCall | undefined {
+function probeCallOf(
+  values: SchedulerSettingValues,
+  metrics: ContractMetrics,
+): ProbeCall | undefined {
   if (values.downloaderUrl === undefined || values.downloaderToken === undefined) return undefined;
   const client = new DownloaderClient({
     baseUrl: values.downloaderUrl,
@@ -92,6 +98,7 @@ function probeCallOf(values: SchedulerSettingValues): ProbeCall | undefined {
     maximumAttemptCount: 1,
     timeoutMs: values.probeTimeoutMs + 5000,
     userAgent: 'render-crawler-scheduler',
+    onAnswer: countUnknownAnswerFields(downloaderContract, metrics),
   });
   return (request, signal) => client.probeUrl(request, { signal });
 }

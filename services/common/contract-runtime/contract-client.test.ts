@@ -1,6 +1,10 @@
 import express, { type Request, type Response } from 'express';
 import { DownloaderClient } from '../../../generated/downloader';
 import { SchedulerClient } from '../../../generated/scheduler';
+import { schedulerContract } from '../peers/peer-contracts';
+import { Registry } from 'prom-client';
+import { ContractMetrics } from './contract-metrics';
+import { countUnknownAnswerFields } from './unknown-answer-fields';
 import { listenOnLoopback } from '../testing/listen-on-loopback';
 import { ContractHttpError, ContractTransportError, TooManyRequestsError } from './client-errors';
 
@@ -50,6 +54,50 @@ describe('generated client', () => {
       expect(server.requests[0].url).toBe(
         '/v1/lease?worker_id=w3&task_count=5&lease_ttl_seconds=60',
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts the answer fields its contract does not know (a newer peer), by path', async () => {
+    const task = {
+      url: 'http://127.0.0.2/a',
+      url_hash: '0123456789abcdef0123456789abcdef',
+      domain: '127.0.0.2',
+      min_interval_ms: 1000,
+      wait_selector: null,
+      timeout_ms: 30000,
+      priority_rank: 0,
+      etag: null,
+      last_modified_at: null,
+    };
+    const server = await startScriptedServer([
+      (_request, response) =>
+        response.json({ ...lease, shard_hint: 'eu-1', task_list: [{ ...task, fetch_mode: 'x' }] }),
+    ]);
+    try {
+      const registry = new Registry();
+      const metrics = new ContractMetrics(registry, 'downloader');
+      const client = new SchedulerClient({
+        baseUrl: server.url,
+        token,
+        onAnswer: countUnknownAnswerFields(schedulerContract, metrics),
+      });
+      const answer = await client.leaseTasks({ worker_id: 'w3' });
+      expect(answer.task_list[0]).toMatchObject({ fetch_mode: 'x' });
+      const counted = (await metrics.unknownFieldCount.get()).values.map((value) => [
+        value.labels.operation,
+        value.labels.location,
+        value.labels.field,
+        value.value,
+      ]);
+      expect(counted).toEqual(
+        expect.arrayContaining([
+          ['scheduler.leaseTasks', 'answer', 'shard_hint', 1],
+          ['scheduler.leaseTasks', 'answer', 'task_list[].fetch_mode', 1],
+        ]),
+      );
+      expect(counted).toHaveLength(2);
     } finally {
       await server.close();
     }

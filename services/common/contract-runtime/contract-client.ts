@@ -20,6 +20,11 @@ export interface ContractClientOptions {
   onRetry?: (event: RetryEvent) => void;
   /** Sent as User-Agent. */
   userAgent?: string;
+  /**
+   * Sees every successful answer as parsed, e.g. `countUnknownAnswerFields` counting what a newer
+   * peer added.
+   */
+  onAnswer?: (operationId: string, status: number, answer: unknown) => void;
 }
 
 export interface RetryEvent {
@@ -61,8 +66,10 @@ const retryableStatuses = new Set([500, 502, 503, 504]);
  * away, so a service that relays an object loses nothing a newer sender added.
  */
 export class ContractClient {
-  protected readonly options: Required<Omit<ContractClientOptions, 'onRetry' | 'userAgent'>> &
-    Pick<ContractClientOptions, 'onRetry' | 'userAgent'>;
+  protected readonly options: Required<
+    Omit<ContractClientOptions, 'onRetry' | 'userAgent' | 'onAnswer'>
+  > &
+    Pick<ContractClientOptions, 'onRetry' | 'userAgent' | 'onAnswer'>;
   /**
    * Notified of every answer the peer gives; a retry pause of any call of this client ends as soon
    * as another call was answered (the peer is back).
@@ -158,6 +165,7 @@ export class ContractClient {
           isRetryable: true,
         };
       }
+      this.options.onAnswer?.(call.operationId, response.status, parsed);
       return { kind: 'answer', value: parsed };
     }
 

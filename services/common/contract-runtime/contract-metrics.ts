@@ -28,7 +28,7 @@ export class ContractMetrics {
     });
     this.unknownFieldCount = new Counter({
       name: `${prefix}_unknown_field_total`,
-      help: 'Request fields not declared by the contract (accepted, but a sign of naming drift).',
+      help: "Fields the contract does not declare, in requests received (location query or body) or peers' answers (location answer): accepted, but a sign of naming drift or of a newer peer.",
       labelNames: ['operation', 'location', 'field'],
       registers: [registry],
     });
