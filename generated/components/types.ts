@@ -88,6 +88,28 @@ export interface components {
       | 'language_not_calibrated'
       | 'render_inconsistent';
     /**
+     * @description How a domain's pages are fetched (v2): render → opened in Chromium; api → the page's JSON endpoint (api_endpoint) fetched with a plain GET. Says nothing about lease, health or claim state. Absent (a v1 sender) means render.
+     * @example api
+     * @enum {string}
+     */
+    RenderStrategy: 'render' | 'api';
+    /**
+     * @description How a page URL maps to the JSON endpoint that carries its main content (v2). The page's normalized URL must match page_url_pattern; the endpoint URL is endpoint_url_template with each {name} replaced by the URL-encoded named group of that name; the endpoint is fetched with GET on the page's own origin, and the value at content_pointer is the page's content.
+     * @example {
+     *       "page_url_pattern": "^http://shop\\.example\\.jp/items/(?<item_id>[0-9]+)$",
+     *       "endpoint_url_template": "http://shop.example.jp/api/items/{item_id}",
+     *       "content_pointer": "/item/description"
+     *     }
+     */
+    ApiEndpoint: {
+      /** @description ECMAScript regular expression, matched against the whole normalized page URL; its named groups feed endpoint_url_template. */
+      page_url_pattern: string;
+      /** @description Absolute http(s) URL on the page's origin with {name} placeholders, one per named group of page_url_pattern. */
+      endpoint_url_template: string;
+      /** @description JSON Pointer (RFC 6901) to the content in the endpoint's answer; "" = all of it. */
+      content_pointer: string;
+    };
+    /**
      * @description Computed by the downloader from the page's network_log and console_errors; shared by the report and the probe response. Ratios only — the "main XHR" is never identified.
      * @example {
      *       "xhr_total_count": 12,

@@ -62,6 +62,22 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
+  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page\'s main content (v2; caller downloader). */
+  submitApiEndpointHints(
+    body: Operation.SubmitApiEndpointHintsInput['body'],
+    options?: CallOptions,
+  ): Promise<Operation.SubmitApiEndpointHintsOutput> {
+    return this.call<Operation.SubmitApiEndpointHintsOutput>(
+      {
+        operationId: 'submitApiEndpointHints',
+        method: 'POST',
+        path: '/v1/api-endpoint-hints',
+        body,
+        retryPolicy: 'bounded',
+      },
+      options,
+    );
+  }
   /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
   getSamplingQueue(
     query: Operation.GetSamplingQueueInput['query'],

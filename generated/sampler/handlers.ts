@@ -19,6 +19,10 @@ export interface SamplerHandlers {
   submitVerdictHints(
     input: Operation.SubmitVerdictHintsInput,
   ): Promise<Operation.SubmitVerdictHintsOutput>;
+  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page\'s main content (v2; caller downloader). */
+  submitApiEndpointHints(
+    input: Operation.SubmitApiEndpointHintsInput,
+  ): Promise<Operation.SubmitApiEndpointHintsOutput>;
   /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
   getSamplingQueue(
     input: Operation.GetSamplingQueueInput,
@@ -46,6 +50,7 @@ export const samplerOperationIds = [
   'claimDomains',
   'listExportedDomains',
   'submitVerdictHints',
+  'submitApiEndpointHints',
   'getSamplingQueue',
   'issueConsumerToken',
   'listConsumerTokens',

@@ -35,6 +35,16 @@ export interface SubmitVerdictHintsInput {
 export type SubmitVerdictHintsOutput =
   operations['submitVerdictHints']['responses'][200]['content']['application/json'];
 
+/** Input of `submitApiEndpointHints` (POST /v1/api-endpoint-hints). */
+export interface SubmitApiEndpointHintsInput {
+  body: operations['submitApiEndpointHints']['requestBody']['content']['application/json'];
+  meta: RequestMeta;
+}
+
+/** Answer of `submitApiEndpointHints` on success. */
+export type SubmitApiEndpointHintsOutput =
+  operations['submitApiEndpointHints']['responses'][200]['content']['application/json'];
+
 /** Input of `getSamplingQueue` (GET /v1/operator/sampling-queue). */
 export interface GetSamplingQueueInput {
   query: NonNullable<operations['getSamplingQueue']['parameters']['query']>;

@@ -50,6 +50,17 @@ export const samplerOperationDefinitions: readonly OperationDefinition[] = [
     retryPolicy: 'bounded',
   },
   {
+    operationId: 'submitApiEndpointHints',
+    method: 'POST',
+    path: '/v1/api-endpoint-hints',
+    securitySchemes: ['serviceToken'],
+    queryParameterNames: [],
+    pathParameterNames: [],
+    hasRequestBody: true,
+    successStatus: 200,
+    retryPolicy: 'bounded',
+  },
+  {
     operationId: 'getSamplingQueue',
     method: 'GET',
     path: '/v1/operator/sampling-queue',
@@ -125,6 +136,11 @@ export function createSamplerRouter(
         // The router validated the input against the contract before this cast.
         submitVerdictHints: (input: OperationInput) =>
           handlers.submitVerdictHints(input as unknown as Operation.SubmitVerdictHintsInput),
+        // The router validated the input against the contract before this cast.
+        submitApiEndpointHints: (input: OperationInput) =>
+          handlers.submitApiEndpointHints(
+            input as unknown as Operation.SubmitApiEndpointHintsInput,
+          ),
         // The router validated the input against the contract before this cast.
         getSamplingQueue: (input: OperationInput) =>
           handlers.getSamplingQueue(input as unknown as Operation.GetSamplingQueueInput),

@@ -63,6 +63,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/api-endpoint-hints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report JSON endpoints that carried a rendered page's main content (v2; caller downloader).
+     * @description While rendering, the downloader notices an XHR whose JSON answer carries the page's main text and reports it here. Hints are evidence, not decisions: the sampler verifies them on sample pages (the endpoint's answer against the rendered text) before a rule says render_strategy api. Idempotent by domain + endpoint_url.
+     */
+    post: operations['submitApiEndpointHints'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/operator/consumer-tokens': {
     parameters: {
       query?: never;
@@ -284,6 +304,54 @@ export interface components {
       accepted_count: number;
       rejected_count: number;
       /** @description Hints whose claim_id + domain was already received; nothing changed. */
+      duplicate_count: number;
+    };
+    /**
+     * @description Body of POST /v1/api-endpoint-hints.
+     * @example {
+     *       "hint_list": [
+     *         {
+     *           "domain": "shop.example.jp",
+     *           "page_url": "http://shop.example.jp/items/42",
+     *           "endpoint_url": "http://shop.example.jp/api/items/42",
+     *           "content_pointer": "/item/description",
+     *           "matched_character_count": 1180,
+     *           "text_character_count": 1250,
+     *           "observed_at": "2026-08-15T07:00:00Z"
+     *         }
+     *       ]
+     *     }
+     */
+    ApiEndpointHintsRequest: {
+      hint_list: components['schemas']['ApiEndpointHint'][];
+    };
+    /** @description One XHR whose JSON answer carried a rendered page's main text. */
+    ApiEndpointHint: {
+      domain: string;
+      /** @description The rendered page, normalized (§十). */
+      page_url: string;
+      /** @description The XHR's URL (GET, same origin as the page). */
+      endpoint_url: string;
+      /** @description JSON Pointer (RFC 6901) to the value that carried the text; "" = the whole answer. */
+      content_pointer: string;
+      /** @description Characters of the page's main text found in the value at content_pointer. */
+      matched_character_count: number;
+      /** @description Characters of the page's main text (the wait_selector's container, else body). */
+      text_character_count: number;
+      /** Format: date-time */
+      observed_at: string;
+    };
+    /**
+     * @description Answer of POST /v1/api-endpoint-hints.
+     * @example {
+     *       "accepted_count": 1,
+     *       "duplicate_count": 0
+     *     }
+     */
+    ApiEndpointHintsResponse: {
+      /** @description Hints stored for verification. */
+      accepted_count: number;
+      /** @description Hints whose domain + endpoint_url was already stored; nothing changed. */
       duplicate_count: number;
     };
     /**
@@ -829,6 +897,36 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      413: components['responses']['PayloadTooLarge'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  submitApiEndpointHints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApiEndpointHintsRequest'];
+      };
+    };
+    responses: {
+      /** @description How many hints were new and how many were already known. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiEndpointHintsResponse'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
       413: components['responses']['PayloadTooLarge'];
       500: components['responses']['InternalError'];
       501: components['responses']['NotImplemented'];

@@ -186,7 +186,9 @@ export interface components {
      *       "timeout_ms": 30000,
      *       "priority_rank": 20,
      *       "etag": "\"v42\"",
-     *       "last_modified_at": "2026-08-01T00:00:00Z"
+     *       "last_modified_at": "2026-08-01T00:00:00Z",
+     *       "render_strategy": "render",
+     *       "api_endpoint": null
      *     }
      */
     LeaseTask: {
@@ -203,6 +205,9 @@ export interface components {
       etag: string | null;
       /** Format: date-time */
       last_modified_at: string | null;
+      render_strategy?: components['schemas']['RenderStrategy'];
+      /** @description The domain's endpoint mapping when its rule says api; null otherwise. */
+      api_endpoint?: components['schemas']['ApiEndpoint'] | (never | null);
     };
     /**
      * @description Body of POST /v1/report — the results of one whole lease.
@@ -281,6 +286,7 @@ export interface components {
       last_modified_at: string | null;
       /** Format: date-time */
       fetched_at: string;
+      render_strategy?: components['schemas']['RenderStrategy'];
     } & (
       | {
           /** @enum {string} */
@@ -385,7 +391,9 @@ export interface components {
      *       "priority_rank": 20,
      *       "robots_txt": null,
      *       "verified_at": "2026-08-15T07:00:00Z",
-     *       "revisit_interval_seconds": null
+     *       "revisit_interval_seconds": null,
+     *       "render_strategy": "render",
+     *       "api_endpoint": null
      *     }
      */
     DomainRule: {
@@ -403,6 +411,9 @@ export interface components {
       verified_at: string;
       /** @description How long after a successful fetch a URL is due again; null → scheduler default. */
       revisit_interval_seconds?: number | null;
+      render_strategy?: components['schemas']['RenderStrategy'];
+      /** @description Required (not null) exactly when render_strategy is api; null otherwise. */
+      api_endpoint?: components['schemas']['ApiEndpoint'] | (never | null);
     } & (
       | {
           /** @enum {string} */
@@ -660,6 +671,22 @@ export interface components {
       fetched_at: string | null;
     };
     /**
+     * @description How a page URL maps to the JSON endpoint that carries its main content (v2). The page's normalized URL must match page_url_pattern; the endpoint URL is endpoint_url_template with each {name} replaced by the URL-encoded named group of that name; the endpoint is fetched with GET on the page's own origin, and the value at content_pointer is the page's content.
+     * @example {
+     *       "page_url_pattern": "^http://shop\\.example\\.jp/items/(?<item_id>[0-9]+)$",
+     *       "endpoint_url_template": "http://shop.example.jp/api/items/{item_id}",
+     *       "content_pointer": "/item/description"
+     *     }
+     */
+    ApiEndpoint: {
+      /** @description ECMAScript regular expression, matched against the whole normalized page URL; its named groups feed endpoint_url_template. */
+      page_url_pattern: string;
+      /** @description Absolute http(s) URL on the page's origin with {name} placeholders, one per named group of page_url_pattern. */
+      endpoint_url_template: string;
+      /** @description JSON Pointer (RFC 6901) to the content in the endpoint's answer; "" = all of it. */
+      content_pointer: string;
+    };
+    /**
      * @description The body of every 4xx and 5xx answer.
      * @example {
      *       "error_code": "domain_rate_limited",
@@ -760,6 +787,12 @@ export interface components {
       /** @description Visible text of the anchor, trimmed, whitespace collapsed. */
       anchor_text: string;
     };
+    /**
+     * @description How a domain's pages are fetched (v2): render → opened in Chromium; api → the page's JSON endpoint (api_endpoint) fetched with a plain GET. Says nothing about lease, health or claim state. Absent (a v1 sender) means render.
+     * @example api
+     * @enum {string}
+     */
+    RenderStrategy: 'render' | 'api';
     /**
      * @description Why the verdict is unknown; required exactly when verdict is unknown.
      * @example domain_not_resolvable

@@ -17,6 +17,7 @@ const servedDocumentPath = "../../scheduler/openapi.json"
 
 // A new value of the generated type of every component schema, by schema name.
 var schemaTypes = map[string]func() any{
+	"ApiEndpoint":              func() any { return new(ApiEndpoint) },
 	"DomainCandidate":          func() any { return new(DomainCandidate) },
 	"DomainCandidatesResponse": func() any { return new(DomainCandidatesResponse) },
 	"DomainFrontierRow":        func() any { return new(DomainFrontierRow) },
@@ -29,6 +30,7 @@ var schemaTypes = map[string]func() any{
 	"LeaseTask":                func() any { return new(LeaseTask) },
 	"LinkItem":                 func() any { return new(LinkItem) },
 	"RejectedSeed":             func() any { return new(RejectedSeed) },
+	"RenderStrategy":           func() any { return new(RenderStrategy) },
 	"ReportRequest":            func() any { return new(ReportRequest) },
 	"ReportResponse":           func() any { return new(ReportResponse) },
 	"ReportResult":             func() any { return new(ReportResult) },

@@ -144,6 +144,7 @@ describe('generated router: consumer-token endpoints', () => {
       revokeConsumerToken: notUsed,
       listDomainClaims: notUsed,
       getSamplingQueue: notUsed,
+      submitApiEndpointHints: notUsed,
     };
     const app = createServiceApp({
       serviceName: 'sampler',

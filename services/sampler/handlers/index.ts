@@ -8,6 +8,7 @@ import { createIssueConsumerTokenHandler } from './issue-consumer-token';
 import { createRevokeConsumerTokenHandler } from './revoke-consumer-token';
 import { createListDomainClaimsHandler } from './list-domain-claims';
 import { createGetSamplingQueueHandler } from './get-sampling-queue';
+import { createSubmitApiEndpointHintsHandler } from './submit-api-endpoint-hints';
 
 /** Wires one handler per contract operation; tsc names any operation missing here. */
 export function createSamplerHandlers(context: SamplerContext): SamplerHandlers {
@@ -20,5 +21,6 @@ export function createSamplerHandlers(context: SamplerContext): SamplerHandlers 
     revokeConsumerToken: createRevokeConsumerTokenHandler(context),
     listDomainClaims: createListDomainClaimsHandler(context),
     getSamplingQueue: createGetSamplingQueueHandler(context),
+    submitApiEndpointHints: createSubmitApiEndpointHintsHandler(context),
   };
 }

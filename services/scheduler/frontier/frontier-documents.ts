@@ -76,7 +76,7 @@ export function storedFormOf(task: UrlTaskDocument): UrlTaskDocument {
 export type IndexEntryDocument = Record<string, never>;
 
 /** `scheduler:domain_rule_replica:{domain}` — the sampler's rule as received. */
-export type StoredDomainRule = DomainRule & {
+export type StoredDomainRule = Omit<DomainRule, 'render_strategy' | 'api_endpoint'> & {
   received_at: string;
 };
 
