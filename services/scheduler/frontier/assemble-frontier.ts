@@ -213,6 +213,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       await promoter.promoteDue(batch, nowMs, LEASE_PATH_PROMOTION_LIMIT);
     },
     taskTimeoutMs: settings.taskTimeoutMs,
+    apiLinkRenderIntervalMs: settings.apiLinkRenderIntervalSeconds * 1000,
   });
   const reportApplier = new ReportApplier({
     mutator,

@@ -1,3 +1,4 @@
+import { apiEndpointProblems } from '../../common/api-endpoint';
 import { domainOfUrl } from '../../common/url';
 import type { Clock } from './clock';
 import type { DomainBook } from './domain-book';
@@ -82,8 +83,13 @@ export class RuleIntake {
   }
 }
 
-/** What the schema cannot say: the verdict/reason pairing, and a normalized host name. */
+/**
+ * What the schema cannot say: the verdict/reason pairing, the render_strategy/api_endpoint pairing
+ * (with a mapping that can be applied), and a normalized host name.
+ */
 function assertRuleIsCoherent(rule: DomainRule, index: number): void {
+  const strategyProblem = renderStrategyProblemOf(rule);
+  if (strategyProblem !== undefined) throw new IncoherentRuleError(index, strategyProblem);
   if ((rule.verdict === 'unknown') !== (rule.undetermined_reason !== null)) {
     throw new IncoherentRuleError(
       index,
@@ -99,6 +105,19 @@ function assertRuleIsCoherent(rule: DomainRule, index: number): void {
         (normalizedHost(rule.domain) ? ` (did you mean "${normalizedHost(rule.domain)}"?)` : ''),
     );
   }
+}
+
+/** An api rule needs a usable api_endpoint; any other rule has none (CONTRACT.md DomainRule). */
+function renderStrategyProblemOf(rule: DomainRule): string | undefined {
+  const endpoint = rule.api_endpoint ?? null;
+  if (rule.render_strategy !== 'api') {
+    return endpoint === null
+      ? undefined
+      : 'api_endpoint must be null unless render_strategy is api';
+  }
+  if (endpoint === null) return 'render_strategy api requires api_endpoint';
+  const problems = apiEndpointProblems(endpoint);
+  return problems.length === 0 ? undefined : `api_endpoint: ${problems.join('; ')}`;
 }
 
 function normalizedHost(domain: string): string | undefined {
