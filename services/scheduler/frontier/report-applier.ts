@@ -164,8 +164,9 @@ export class ReportApplier {
       appliedUrlHashes.push(task.url_hash);
       // An api fetch measured nothing of the page's health (only its redirect, which the window
       // does not count): the domain's health is left to rendered results.
-      if (isRenderedResult(result))
+      if (isRenderedResult(result)) {
         observations.push({ domain: task.domain, url: task.url, result });
+      }
     }
     // One batch: the links, the transitions, the answer, the lease forgotten. On a backend without
     // atomic batches its phases keep that order (WriteBatch), so a crash in between never loses
