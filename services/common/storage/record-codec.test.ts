@@ -1,5 +1,5 @@
 import { Packr } from 'msgpackr';
-import { listOf, recordCodec, recordOf } from './record-codec';
+import { listOf, recordCodec, recordOf, type RecordFields } from './record-codec';
 import { StorageConventionError } from './storage-errors';
 
 interface LeaseLike {
@@ -11,14 +11,16 @@ interface LeaseLike {
   task_list: Array<{ url_hash: string; domain: string }>;
 }
 
-const codec = recordCodec<LeaseLike>({
+const LEASE_FIELDS: RecordFields<LeaseLike> = {
   lease_id: 'text',
   expires_at: 'time',
   is_stale_lease: 'boolean',
   accepted_count: 'integer',
   etag: 'text?',
   task_list: listOf({ url_hash: 'text', domain: 'text' }),
-});
+};
+
+const codec = recordCodec<LeaseLike>(LEASE_FIELDS);
 
 const lease: LeaseLike = {
   lease_id: 'l-0123456789abcdef',
@@ -88,13 +90,9 @@ describe('record codec', () => {
     interface WithMapping extends LeaseLike {
       api_endpoint: Mapping | null;
     }
+    // The lease's fields with a record appended, as a shape evolves.
     const nestedCodec = recordCodec<WithMapping>({
-      lease_id: 'text',
-      expires_at: 'time',
-      is_stale_lease: 'boolean',
-      accepted_count: 'integer',
-      etag: 'text?',
-      task_list: listOf({ url_hash: 'text', domain: 'text' }),
+      ...LEASE_FIELDS,
       api_endpoint: recordOf<Mapping>({
         page_url_pattern: 'text',
         content_pointer: 'text',

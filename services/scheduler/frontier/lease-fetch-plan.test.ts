@@ -1,5 +1,6 @@
+import { Packr } from 'msgpackr';
 import type { ApiEndpoint } from '../../common/api-endpoint';
-import { recordCodec } from '../../common/storage/record-codec';
+import type { DocumentCodec } from '../../common/storage/document-codec';
 import { openServiceKeyspace } from '../../common/storage/service-keyspace';
 import {
   doneResult,
@@ -15,7 +16,6 @@ import {
   testFrontierSettings,
   type TestFrontier,
 } from '../testing/test-frontier';
-import type { StoredDomainRule } from './frontier-documents';
 import { parseFrontierUrl } from './frontier-url';
 import { timeTextOf } from './time-text';
 import type { LeaseResponse, LeaseTask, ReportResult } from './wire-types';
@@ -201,33 +201,39 @@ describe('lease fetch plan (render_strategy on lease tasks)', () => {
   });
 
   it('reads a rule stored before v2 (no render_strategy, no api_endpoint) as render', async () => {
-    // The replica's row as the v1 scheduler wrote it: the declaration without the two v2 fields.
-    const v1RuleCodec = recordCodec<Omit<StoredDomainRule, 'render_strategy' | 'api_endpoint'>>({
-      domain: 'text',
-      verdict: 'text',
-      undetermined_reason: 'text?',
-      min_interval_ms: 'integer',
-      wait_selector: 'text?',
-      priority_rank: 'integer',
-      robots_txt: 'text?',
-      verified_at: 'time',
-      revisit_interval_seconds: 'integer?',
-      received_at: 'time',
-    });
+    // The replica's row as the v1 scheduler wrote it: its ten values in declaration order (the
+    // record codec's format), without the two fields v2 appended.
+    const v1Row = new Packr({ useRecords: false }).pack([
+      'old.example',
+      'csr',
+      null,
+      0,
+      '#content',
+      10,
+      null,
+      '2026-08-15T06:00:00Z',
+      null,
+      '2026-08-15T06:00:00Z',
+    ]);
+    const rawBytes: DocumentCodec<Buffer> = {
+      encode: (bytes) => bytes,
+      encodeForComparison: (bytes) => bytes,
+      decode: (bytes, start = 0) => bytes.subarray(start),
+    };
     frontier = await openTestFrontier({
       settings: { domainInFlightCap: 50 },
       prepareStorage: async (backend) => {
         const rules = openServiceKeyspace('scheduler', backend).replicaTable(
           'domain_rule_replica',
-          v1RuleCodec,
+          rawBytes,
         );
-        await rules.applyReplica([
-          {
-            primaryKey: 'old.example',
-            value: { ...ruleFor('old.example'), received_at: '2026-08-15T06:00:00Z' },
-          },
-        ]);
+        await rules.applyReplica([{ primaryKey: 'old.example', value: v1Row }]);
       },
+    });
+    expect(await frontier.parts.tables.rules.get('old.example')).toMatchObject({
+      verdict: 'csr',
+      render_strategy: null,
+      api_endpoint: null,
     });
     expect(frontier.parts.rules.get('old.example')).toMatchObject({
       renderStrategy: 'render',

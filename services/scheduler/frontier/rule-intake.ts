@@ -10,7 +10,7 @@ import type { FrontierMutator } from './frontier-mutator';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
-import type { DomainRule } from './wire-types';
+import type { DomainRule, RenderStrategy } from './wire-types';
 
 export interface RulesOutcome {
   accepted_count: number;
@@ -35,6 +35,8 @@ export interface RuleIntakeDependencies {
   reconciler: DomainReconciler;
   /** URLs the request itself moves on before answering; the rest continue in the background. */
   inlineUrlBudget: number;
+  /** A domain's fetch switched between render and api (or its first rule says api): for logs. */
+  onRenderStrategyChanged?: (domain: string, renderStrategy: RenderStrategy) => void;
 }
 
 export class RuleIntake {
@@ -73,7 +75,11 @@ export class RuleIntake {
       [...accepted.values()].map((rule) => ({ primaryKey: rule.domain, value: rule })),
     );
     for (const rule of accepted.values()) {
-      rules.remember(rule);
+      const previousStrategy = rules.get(rule.domain)?.renderStrategy ?? 'render';
+      const { renderStrategy } = rules.remember(rule);
+      if (renderStrategy !== previousStrategy) {
+        this.dependencies.onRenderStrategyChanged?.(rule.domain, renderStrategy);
+      }
       robots.forget(rule.domain);
       const schedule = book.get(rule.domain);
       if (schedule !== undefined) book.touch(schedule);
