@@ -18,10 +18,10 @@ interface PreparedLinkList {
 export type PreparedLinks = ReadonlyMap<string, PreparedLinkList>;
 
 /**
- * Turns the link lists of applied rendered results into admission requests (an api result is not
- * one: see isRenderedResult): nofollow links are skipped, URLs
- * normalized (the downloader already normalizes; this is the receiver's check) and hashed, ranked by
- * where they stood on their page, and de-duplicated across the report keeping the best rank.
+ * Turns the link lists of applied rendered results (not api ones: see isRenderedResult) into
+ * admission requests: nofollow links are skipped, URLs normalized (the downloader already
+ * normalizes; this is the receiver's check) and hashed, ranked by where they stood on their page,
+ * and de-duplicated across the report keeping the best rank.
  *
  * Preparing is pure and runs before the report takes the mutation lock; only the links of results
  * actually applied (their URL was still held by the lease) are then staged.
