@@ -16,6 +16,7 @@ import { timeTextOf } from './time-text';
 import { afterResult, requeued, type RecrawlPolicy } from './url-task-transitions';
 import {
   FETCH_STATUSES,
+  isRenderedResult,
   type FetchStatus,
   type ReportRequest,
   type ReportResponse,
@@ -161,7 +162,11 @@ export class ReportApplier {
       acceptedCount += 1;
       statusCounts.set(result.fetch_status, (statusCounts.get(result.fetch_status) ?? 0) + 1);
       appliedUrlHashes.push(task.url_hash);
-      observations.push({ domain: task.domain, url: task.url, result });
+      // An api fetch measured nothing of the page's health (only its redirect, which the window
+      // does not count): the domain's health is left to rendered results.
+      if (isRenderedResult(result)) {
+        observations.push({ domain: task.domain, url: task.url, result });
+      }
     }
     // One batch: the links, the transitions, the answer, the lease forgotten. On a backend without
     // atomic batches its phases keep that order (WriteBatch), so a crash in between never loses
