@@ -5,7 +5,7 @@ import {
   ContractTransportError,
   TooManyRequestsError,
 } from '../../common/contract-runtime/client-errors';
-import { sleep } from '../../common/contract-runtime/retry-backoff';
+import { sleep } from '../../common/backoff/abortable-sleep';
 
 export type WebPageObject = components['schemas']['WebPageObject'];
 export type FailReason = NonNullable<components['schemas']['ErrorBody']['fail_reason']>;

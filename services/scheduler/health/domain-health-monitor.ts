@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { DomainBook } from '../frontier/domain-book';
 import type { DomainHealthDocument, PauseReason } from '../frontier/frontier-documents';
 import type { FrontierTables } from '../frontier/frontier-tables';
@@ -180,10 +181,8 @@ export class DomainHealthMonitor {
   }
 
   #pauseSecondsAfter(probeCount: number): number {
-    return Math.min(
-      this.dependencies.schedule.maxPauseSeconds,
-      this.dependencies.schedule.pauseSeconds * 2 ** probeCount,
-    );
+    const { pauseSeconds, maxPauseSeconds } = this.dependencies.schedule;
+    return backoffCeiling({ initial: pauseSeconds, cap: maxPauseSeconds }, probeCount);
   }
 
   #after(nowMs: number, seconds: number): string {
