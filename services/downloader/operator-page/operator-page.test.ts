@@ -236,9 +236,4 @@ test('on a downloader without traffic, says so in the domain table, without a sc
 });
 
 test('asks for the token when it is refused, and forgets it', () =>
-  expectTokenRefusedThenForgotten({
-    browser,
-    serviceUrl: idle.url,
-    token: TEST_DOWNLOADER_TOKEN,
-    tokenKey: 'downloader-operator-token',
-  }));
+  expectTokenRefusedThenForgotten(browser, idle.url, TEST_DOWNLOADER_TOKEN));

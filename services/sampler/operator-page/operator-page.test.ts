@@ -165,9 +165,4 @@ test('says "nothing to show" in every empty table, without a script error', asyn
 });
 
 test('asks for the token when it is refused, and forgets it', () =>
-  expectTokenRefusedThenForgotten({
-    browser,
-    serviceUrl: empty.url,
-    token: TEST_SAMPLER_TOKEN,
-    tokenKey: 'sampler-operator-token',
-  }));
+  expectTokenRefusedThenForgotten(browser, empty.url, TEST_SAMPLER_TOKEN));

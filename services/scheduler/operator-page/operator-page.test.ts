@@ -88,8 +88,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await busy?.stop();
-  await empty?.stop();
+  await Promise.all([busy?.stop(), empty?.stop()]);
   await downloader?.close();
 });
 
@@ -175,9 +174,4 @@ test('says so in every empty table, without a script error', async () => {
 });
 
 test('asks for the token when it is refused, and forgets it', () =>
-  expectTokenRefusedThenForgotten({
-    browser,
-    serviceUrl: empty.url,
-    token: TEST_SCHEDULER_TOKEN,
-    tokenKey: 'scheduler-operator-token',
-  }));
+  expectTokenRefusedThenForgotten(browser, empty.url, TEST_SCHEDULER_TOKEN));
