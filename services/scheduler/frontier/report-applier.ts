@@ -98,7 +98,11 @@ export class ReportApplier {
     const nowMs = clock.nowMs();
     if (nowMs >= lease.expiresAtMs) {
       const stale = await reclaimer.stageReclaim(batch, lease, nowMs);
-      this.#stageRecord(batch, lease, true, countStatuses(request.result_list), nowMs);
+      this.#stageRecord(batch, lease, {
+        isStaleLease: true,
+        statusCounts: countStatuses(request.result_list),
+        nowMs,
+      });
       events.onStale();
       return { kind: 'decided', document: stale.document };
     }
@@ -183,7 +187,7 @@ export class ReportApplier {
       answered_at: timeTextOf(nowMs),
     };
     answers.stage(batch, answer);
-    this.#stageRecord(batch, lease, false, statusCounts, nowMs);
+    this.#stageRecord(batch, lease, { isStaleLease: false, statusCounts, nowMs });
     batch.delete(tables.leaseTasks, leaseId);
     leases.remove(leaseId);
     events.onApplied(statusCounts);
@@ -208,9 +212,11 @@ export class ReportApplier {
   #stageRecord(
     batch: WriteBatch,
     lease: LiveLease,
-    isStaleLease: boolean,
-    statusCounts: ReadonlyMap<FetchStatus, number>,
-    nowMs: number,
+    {
+      isStaleLease,
+      statusCounts,
+      nowMs,
+    }: { isStaleLease: boolean; statusCounts: ReadonlyMap<FetchStatus, number>; nowMs: number },
   ): void {
     this.dependencies.activity.stageReport(batch, {
       lease_id: lease.document.lease_id,

@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { ParkReason, UrlTaskDocument } from './frontier-documents';
 import type { RuleSummary } from './rule-book';
 import { ceilingTimeTextOf, timeTextOf } from './time-text';
@@ -171,9 +172,9 @@ export function afterResult(
           nowMs,
         );
       }
-      const backoffSeconds = Math.min(
-        policy.maxRetryBackoffSeconds,
-        policy.retryBackoffSeconds * 2 ** (attemptCount - 1),
+      const backoffSeconds = backoffCeiling(
+        { initial: policy.retryBackoffSeconds, cap: policy.maxRetryBackoffSeconds },
+        attemptCount - 1,
       );
       return {
         ...reported,
