@@ -115,6 +115,31 @@ export interface VerdictHintResultDocument {
   is_applied: boolean;
 }
 
+/** Where a downloader's API endpoint hint stands: awaiting a check, confirmed, or not confirmed. */
+export type ApiHintVerificationState = 'pending' | 'verified' | 'failed';
+
+/**
+ * `sampler:api_endpoint_hint_task:{domain}/{endpoint_hash}` — a downloader's hint (the wire fields
+ * as received, URLs normalized) and its verification: the outcome of the last check, why, and
+ * when the domain's hints are checked next.
+ */
+export interface ApiEndpointHintTaskDocument {
+  domain: string;
+  page_url: string;
+  endpoint_url: string;
+  content_pointer: string;
+  matched_character_count: number;
+  text_character_count: number;
+  observed_at: string;
+  received_at: string;
+  verification_state: ApiHintVerificationState;
+  /** One line on the last check's outcome (logs, operators); null before the first check. */
+  verification_note: string | null;
+  checked_at: string | null;
+  check_count: number;
+  next_check_at: string;
+}
+
 /** `sampler:verdict_hint_index:{received_order}/{claim_id}/{domain}` — newest first. */
 export interface VerdictHintIndexDocument {
   hint_decision: HintDecision;
