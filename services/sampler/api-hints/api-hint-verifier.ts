@@ -138,7 +138,7 @@ export class ApiHintVerifier {
     const { clock, rules, isSampling, metrics } = this.dependencies;
     if (isSampling(domain)) return 'nothing_due';
     const nowMs = clock.nowMs();
-    const hints = await this.#readHints(domain);
+    const hints = await this.hintsOf(domain);
     const due = hints.filter((hint) => msOfTimeText(hint.next_check_at) <= nowMs);
     this.#dueAtMs.delete(domain);
     for (const hint of hints) {
@@ -301,7 +301,8 @@ export class ApiHintVerifier {
     return isVerified ? 'verified' : 'failed';
   }
 
-  async #readHints(domain: string): Promise<ApiEndpointHintTaskDocument[]> {
+  /** The domain's hints, newest observed first (at most `maxHintCount`). */
+  async hintsOf(domain: string): Promise<ApiEndpointHintTaskDocument[]> {
     const hints: ApiEndpointHintTaskDocument[] = [];
     await walkTable(
       this.dependencies.tables.apiEndpointHints,
