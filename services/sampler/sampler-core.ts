@@ -96,12 +96,15 @@ export class SamplerCore {
     const metrics = new SamplerMetrics(registry);
     const lock = new StateLock();
     let poster: RulePoster | undefined;
+    // Opened after the rule book, which tells it about every rule written.
+    let apiHintVerifier: ApiHintVerifier | undefined;
     const rules = await RuleBook.open({
       tables,
       clock,
       logger,
       priorityRank: settings.rulePriorityRank,
       onQueued: () => poster?.wake(),
+      onRecorded: (rule) => apiHintVerifier?.noteRuleRecorded(rule),
     });
     if (dependencies.submitRules !== undefined) {
       poster = new RulePoster({
@@ -152,7 +155,7 @@ export class SamplerCore {
       resampling,
       confidenceThreshold: settings.hintConfidenceThreshold,
     });
-    const apiHintVerifier = await ApiHintVerifier.open({
+    apiHintVerifier = await ApiHintVerifier.open({
       tables,
       lock,
       clock,
@@ -168,7 +171,7 @@ export class SamplerCore {
       clock,
       logger,
       metrics,
-      onNewHint: (domain) => apiHintVerifier.noteNewHint(domain),
+      onNewHint: (domain) => apiHintVerifier?.noteNewHint(domain),
     });
     return new SamplerCore(
       dependencies,

@@ -64,7 +64,10 @@ export type VerificationRoundOutcome =
 interface HintRecord {
   state?: ApiHintVerificationState;
   note: string;
+  /** Stored as next_check_at. */
   nextCheckAtMs: number;
+  /** When the loop looks at the domain again, if sooner than that (a rule decision also wakes it). */
+  lookAgainAtMs?: number;
 }
 
 /**
@@ -97,6 +100,16 @@ export class ApiHintVerifier {
   /** A new hint for the domain: it is checked at the next tick. */
   noteNewHint(domain: string): void {
     this.#noteDue(domain, this.dependencies.clock.nowMs());
+  }
+
+  /**
+   * A rule was written: hints waiting for the domain to be decided are checked at the next tick
+   * instead of after the deferral (a domain without hints costs nothing).
+   */
+  noteRuleRecorded(rule: DomainRuleDocument): void {
+    if (this.#dueAtMs.has(rule.domain) && isRenderNeedingVerdict(rule.verdict)) {
+      this.#dueAtMs.set(rule.domain, this.dependencies.clock.nowMs());
+    }
   }
 
   start(): void {
@@ -160,9 +173,11 @@ export class ApiHintVerifier {
   ): Promise<VerificationRoundOutcome> {
     const { settings } = this.dependencies;
     if (rule === undefined || rule.verdict === 'unknown') {
+      // Still due: the rule decision wakes the domain; the deferral is only the fallback.
       await this.#record(due, nowMs, {
         note: 'waiting for the domain to be decided csr or partial',
-        nextCheckAtMs: nowMs + settings.deferMs,
+        nextCheckAtMs: nowMs,
+        lookAgainAtMs: nowMs + settings.deferMs,
       });
       return 'not_eligible';
     }
@@ -336,7 +351,9 @@ export class ApiHintVerifier {
         },
       })),
     );
-    if (hints.length > 0) this.#noteDue(hints[0].domain, record.nextCheckAtMs);
+    if (hints.length > 0) {
+      this.#noteDue(hints[0].domain, record.lookAgainAtMs ?? record.nextCheckAtMs);
+    }
   }
 
   #noteDue(domain: string, atMs: number): void {

@@ -76,6 +76,8 @@ export interface RuleBookDependencies {
   priorityRank: number;
   /** Told whenever a rule waits in the outbox (the poster wakes up). */
   onQueued: () => void;
+  /** Told about every rule written (the API hint verifier wakes a domain's waiting hints). */
+  onRecorded?: (rule: DomainRuleDocument) => void;
 }
 
 /** The rule as it travels to the scheduler: exactly the DomainRule fields, nothing of ours. */
@@ -159,6 +161,7 @@ export class RuleBook {
     this.#count(previous?.verdict, -1);
     this.#count(rule.verdict, 1);
     this.dependencies.onQueued();
+    this.dependencies.onRecorded?.(rule);
     return rule;
   }
 

@@ -19,6 +19,8 @@ const TOKEN = 'rule-collecting-scheduler-token-0123';
 
 export interface RuleCollectingScheduler {
   readonly url: string;
+  /** Its service token (for a sampler's --scheduler-token). */
+  readonly token: string;
   /** Every rule POST /v1/rules received, in order (validated by the generated router). */
   readonly rules: DomainRuleWire[];
   /** POST /v1/rules through the generated client over HTTP, as the sampler's poster sends it. */
@@ -65,6 +67,7 @@ export async function startRuleCollectingScheduler(): Promise<RuleCollectingSche
   });
   return {
     url: listening.url,
+    token: TOKEN,
     rules,
     submitRules: (ruleList, signal) =>
       client.submitRules(
