@@ -199,6 +199,34 @@ it('leaves the rule render when the endpoint JSON does not carry the page, and r
   expect(countOf('failed')).toBe(2);
 });
 
+it('sends an api rule back to render when its re-verification fails', async () => {
+  // As if the heading-only mapping had been verified once: the site changed since.
+  const rule = await ruleOf(MISMATCH_HOST);
+  const apiRule = await fixture.core.rules.record({
+    ...decisionOfRule(rule),
+    fetchStrategy: {
+      renderStrategy: 'api',
+      apiEndpoint: {
+        page_url_pattern: `^${mismatchBase.replace(/\./g, '\\.')}(?<path>/[^?#]*)$`,
+        endpoint_url_template: `${mismatchBase}/api/page?path={path}`,
+        content_pointer: '/heading',
+      },
+    },
+  });
+  fixture.clock.advanceSeconds(24 * 3600);
+  expect(await fixture.core.apiHintVerifier.checkDomain(MISMATCH_HOST)).toBe('failed');
+  const demoted = await ruleOf(MISMATCH_HOST);
+  expect(demoted).toMatchObject({ verdict: 'csr', render_strategy: 'render', api_endpoint: null });
+  await waitFor('the render rule at the scheduler', () =>
+    scheduler.rules.find(
+      (row) =>
+        row.domain === MISMATCH_HOST &&
+        row.render_strategy === 'render' &&
+        Date.parse(row.verified_at) > Date.parse(apiRule.verified_at),
+    ),
+  );
+});
+
 it('waits with the hints of a domain that has no decided rule', async () => {
   await fixture.core.submitApiEndpointHints({
     hint_list: [hintFor('http://unsampled.example', '/items/1', '/api/items/1')],

@@ -129,21 +129,27 @@ export class ApiHintVerifier {
 
   /** Checks every domain that is due, one after the other (a call during a tick joins it). */
   tick(): Promise<void> {
-    this.#tickPromise ??= (async () => {
-      try {
-        const nowMs = this.dependencies.clock.nowMs();
-        const due = [...this.#dueAtMs].filter(([, atMs]) => atMs <= nowMs);
-        for (const [domain] of due) {
-          if (this.#stopController.signal.aborted) return;
-          await this.checkDomain(domain);
-        }
-      } catch (error) {
-        this.dependencies.logger.error({ err: error }, 'API endpoint hint check failed');
-      } finally {
-        this.#tickPromise = undefined;
-      }
-    })();
+    // `finally` runs asynchronously, so a tick that finds nothing due cannot leave a stale promise.
+    this.#tickPromise ??= this.#checkDue().finally(() => {
+      this.#tickPromise = undefined;
+    });
     return this.#tickPromise;
+  }
+
+  async #checkDue(): Promise<void> {
+    const { clock, logger, settings } = this.dependencies;
+    const nowMs = clock.nowMs();
+    const due = [...this.#dueAtMs].filter(([, atMs]) => atMs <= nowMs);
+    for (const [domain] of due) {
+      if (this.#stopController.signal.aborted) return;
+      try {
+        await this.checkDomain(domain);
+      } catch (error) {
+        if (this.#stopController.signal.aborted) return;
+        logger.error({ err: error, domain }, 'API endpoint hint check failed; tried again later');
+        this.#noteDue(domain, clock.nowMs() + settings.deferMs);
+      }
+    }
   }
 
   /** One check of a domain's hints; what came of it. */

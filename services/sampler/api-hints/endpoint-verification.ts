@@ -9,6 +9,17 @@ import {
 import type { DomainRequests, PageResponse } from '../sampling/downloader-requests';
 import { mainTextOf } from './main-text';
 
+/**
+ * Fetch failures that speak against the mapping itself (no such endpoint, not to be fetched, too
+ * big to serve as a page's content). Every other failure — timeouts, 5xx, a crashed browser, a
+ * challenge — says nothing about it: the check is deferred, and an api rule is not demoted for it.
+ */
+const DEFINITIVE_FAIL_REASONS: ReadonlySet<string> = new Set([
+  'http_client_error',
+  'robots_disallowed',
+  'content_too_large',
+]);
+
 /** Share of a page's main text the endpoint's value must carry (v2 brief: 0.8). */
 export const VERIFIED_TEXT_SHARE = 0.8;
 
@@ -27,7 +38,7 @@ export type EndpointVerificationOutcome =
   | { readonly kind: 'verified'; readonly note: string }
   /** The endpoint does not stand in for the pages; the rule stays (or goes back to) render. */
   | { readonly kind: 'failed'; readonly note: string }
-  /** Nothing learnt (the downloader kept the domain rate-limited): check again soon. */
+  /** Nothing learnt (rate-limited, a timeout, a server error): check again soon. */
   | { readonly kind: 'deferred'; readonly note: string };
 
 type PageCheck = { readonly kind: 'carried'; readonly note: string } | EndpointVerificationOutcome;
@@ -106,7 +117,10 @@ function notFetched(what: string, response: Exclude<PageResponse, { kind: 'page'
         note: `${what}: rate-limited beyond the wait budget (retry after ${response.retryAfterSeconds} s)`,
       };
     case 'failed':
-      return { kind: 'failed', note: `${what} failed: ${response.failReason}` };
+      return {
+        kind: DEFINITIVE_FAIL_REASONS.has(response.failReason) ? 'failed' : 'deferred',
+        note: `${what} failed: ${response.failReason}`,
+      };
     case 'refused':
       return { kind: 'failed', note: `${what} refused by the downloader: ${response.errorCode}` };
   }

@@ -30,7 +30,8 @@ export interface RuleCollectingScheduler {
 
 /**
  * A scheduler that only takes rules: the generated router (token check, request validation
- * against the contract, v2 fields included) in front of a list. Every other operation answers 501.
+ * against the contract, v2 fields included) in front of a list. It has no domain candidates;
+ * every other operation answers 501.
  */
 export async function startRuleCollectingScheduler(): Promise<RuleCollectingScheduler> {
   const rules: DomainRuleWire[] = [];
@@ -44,6 +45,8 @@ export async function startRuleCollectingScheduler(): Promise<RuleCollectingSche
   ) as unknown as SchedulerHandlers;
   const handlers: SchedulerHandlers = {
     ...unused,
+    // No candidates: the sampler's domains are queued by the test.
+    listDomainCandidates: async () => ({ domain_list: [] }),
     submitRules: async ({ body }) => {
       rules.push(...(body.rule_list as DomainRuleWire[]));
       return { accepted_count: body.rule_list.length, duplicate_count: 0, outdated_count: 0 };
