@@ -11,6 +11,7 @@ export type Verdict = components['schemas']['Verdict'];
 export type UndeterminedReason = components['schemas']['UndeterminedReason'];
 export type HintDecision = components['schemas']['VerdictHintRow']['hint_decision'];
 export type ClaimState = components['schemas']['DomainClaimRow']['claim_state'];
+type ApiEndpointHintWire = components['schemas']['ApiEndpointHint'];
 
 type DomainRuleVariants = schedulerComponents['schemas']['DomainRule'];
 /**
@@ -120,17 +121,10 @@ export type ApiHintVerificationState = 'pending' | 'verified' | 'failed';
 
 /**
  * `sampler:api_endpoint_hint_task:{domain}/{endpoint_hash}` — a downloader's hint (the wire fields
- * as received, URLs normalized) and its verification: the outcome of the last check, why, and
- * when the domain's hints are checked next.
+ * as received, domain and URLs normalized) and its verification: the outcome of the last check,
+ * why, and when the domain's hints are checked next.
  */
-export interface ApiEndpointHintTaskDocument {
-  domain: string;
-  page_url: string;
-  endpoint_url: string;
-  content_pointer: string;
-  matched_character_count: number;
-  text_character_count: number;
-  observed_at: string;
+export interface ApiEndpointHintTaskDocument extends ApiEndpointHintWire {
   received_at: string;
   verification_state: ApiHintVerificationState;
   /** One line on the last check's outcome (logs, operators); null before the first check. */
