@@ -74,7 +74,7 @@ export function samplerServiceDefinition(
           registry,
           settings,
           domainSampler: dependencies.domainSampler ?? defaultDomainSampler(settings, downloader),
-          pageRenderer: downloader,
+          pageFetcher: downloader && new DownloaderPageFetcher(downloader),
           ...schedulerEdgesOf(settings, routerOptions.metrics),
         });
       } catch (error) {

@@ -28,7 +28,7 @@ import {
   type SamplerSettingValues,
 } from './sampler-settings';
 import type { DomainSampler } from './sampling/domain-sampler';
-import type { PageRenderer } from './sampling/downloader-requests';
+import type { PageFetcher } from './sampling/page-fetcher';
 import { StateLock } from './state-lock';
 import type { ConsumerTokenDocument, Verdict } from './storage/sampler-documents';
 import { openSamplerTables, type SamplerTables } from './storage/sampler-tables';
@@ -53,7 +53,7 @@ export interface SamplerCoreDependencies {
   listCandidates?: ListCandidates;
   submitRules?: SubmitRules;
   /** The downloader's POST /v1/render for verifying API endpoint hints; absent: not verified. */
-  pageRenderer?: PageRenderer;
+  pageFetcher?: PageFetcher;
 }
 
 /**
@@ -163,7 +163,7 @@ export class SamplerCore {
       metrics,
       rules,
       settings: apiHintVerifierSettingsOf(settings),
-      renderer: dependencies.pageRenderer,
+      pageFetcher: dependencies.pageFetcher,
       isSampling: (domain) => loop?.isSampling(domain) ?? false,
     });
     const apiHints = new ApiHintIntake({

@@ -1,3 +1,4 @@
+import { DownloaderPageFetcher } from '../downloader-edge/downloader-page-fetcher';
 import { startDemoSite, type DemoSite } from '../../../scripts/demo-site/demo-site';
 import { CRAWLER_PRODUCT_TOKEN } from '../../common/config/crawler-identity';
 import {
@@ -78,8 +79,11 @@ beforeAll(async () => {
   });
   scheduler = await startRuleCollectingScheduler();
   fixture = await openTestCore({
-    domainSampler: new SamplingProcedure({ downloader: downloader.client, policy }),
-    pageRenderer: downloader.client,
+    domainSampler: new SamplingProcedure({
+      downloader: new DownloaderPageFetcher(downloader.client),
+      policy,
+    }),
+    pageFetcher: new DownloaderPageFetcher(downloader.client),
     submitRules: scheduler.submitRules,
     settings: { samplingPolicy: policy, apiHintRetryHours: 24, samplingConcurrency: 2 },
   });

@@ -6,12 +6,8 @@ import { hashOfNormalizedUrl } from '../../common/url';
 import { decisionOfRule, isRenderNeedingVerdict, type RuleBook } from '../rules/rule-book';
 import { msOfTimeText, timeTextOf, type Clock } from '../sampler-clock';
 import type { SamplerMetrics } from '../sampler-metrics';
-import {
-  DomainRequests,
-  SYSTEM_CLOCK,
-  type PageRenderer,
-  type SamplingClock,
-} from '../sampling/downloader-requests';
+import { DomainRequests, SYSTEM_CLOCK, type SamplingClock } from '../sampling/downloader-requests';
+import type { PageFetcher } from '../sampling/page-fetcher';
 import type { StateLock } from '../state-lock';
 import type {
   ApiEndpointHintTaskDocument,
@@ -50,7 +46,7 @@ export interface ApiHintVerifierDependencies {
   rules: RuleBook;
   settings: ApiHintVerifierSettings;
   /** The downloader's POST /v1/render; absent (no downloader token): nothing is verified. */
-  renderer?: PageRenderer;
+  pageFetcher?: PageFetcher;
   /** Pacing and 429 waits of the downloader requests (real time). */
   requestClock?: SamplingClock;
   /** A domain the sampling procedure is fetching right now waits (one channel per domain). */
@@ -113,8 +109,8 @@ export class ApiHintVerifier {
   }
 
   start(): void {
-    const { renderer, logger, settings } = this.dependencies;
-    if (renderer === undefined) {
+    const { pageFetcher, logger, settings } = this.dependencies;
+    if (pageFetcher === undefined) {
       logger.warn('no downloader token: API endpoint hints are stored but not verified');
       return;
     }
@@ -235,13 +231,13 @@ export class ApiHintVerifier {
     apiEndpoint: ApiEndpoint,
     hints: ApiEndpointHintTaskDocument[],
   ): Promise<EndpointVerificationOutcome> {
-    const { settings, renderer, requestClock } = this.dependencies;
-    if (renderer === undefined) {
+    const { settings, pageFetcher, requestClock } = this.dependencies;
+    if (pageFetcher === undefined) {
       return { kind: 'deferred', note: 'no downloader to verify through' };
     }
     const signal = this.#stopController.signal;
     const requests = new DomainRequests(
-      { downloader: renderer, clock: requestClock ?? SYSTEM_CLOCK },
+      { downloader: pageFetcher, clock: requestClock ?? SYSTEM_CLOCK },
       {
         initialIntervalMs: rule.min_interval_ms,
         maxRateLimitWaitMs: settings.maxRateLimitWaitMs,

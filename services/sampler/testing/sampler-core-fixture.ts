@@ -11,7 +11,7 @@ import type { SubmitRules } from '../rules/rule-poster';
 import { SamplerCore } from '../sampler-core';
 import { SAMPLER_SETTINGS, type SamplerSettingValues } from '../sampler-settings';
 import type { DomainSampler } from '../sampling/domain-sampler';
-import type { PageRenderer } from '../sampling/downloader-requests';
+import type { PageFetcher } from '../sampling/page-fetcher';
 import { ManualClock } from './manual-clock';
 
 export interface TestCore {
@@ -28,7 +28,7 @@ export interface TestCoreOptions {
   submitRules?: SubmitRules;
   listCandidates?: ListCandidates;
   /** The downloader's POST /v1/render, for verifying API endpoint hints. */
-  pageRenderer?: PageRenderer;
+  pageFetcher?: PageFetcher;
   settings?: Partial<SamplerSettingValues>;
   dataDirectory?: string;
 }
@@ -50,7 +50,7 @@ export async function openTestCore(options: TestCoreOptions = {}): Promise<TestC
     domainSampler: options.domainSampler,
     submitRules: options.submitRules,
     listCandidates: options.listCandidates,
-    pageRenderer: options.pageRenderer,
+    pageFetcher: options.pageFetcher,
   });
   return {
     core,
