@@ -15,6 +15,7 @@ import { FetchAuditLog } from './fetching/fetch-audit-log';
 import { OriginGateway } from './fetching/origin-gateway';
 import { WebPageObjectStore } from './fetching/web-page-object-store';
 import { LeaseLoop } from './lease-loop/lease-loop';
+import { LeaseTaskFetcher } from './lease-loop/lease-task-fetch';
 import { ReportDelivery } from './lease-loop/report-delivery';
 import { ReportOutbox } from './lease-loop/report-outbox';
 import { RobotsGate } from './politeness/robots-gate';
@@ -336,7 +337,7 @@ export class DownloaderCore {
     const outbox = new ReportOutbox(keyspace.table('report_outbox_task'));
     return new LeaseLoop(
       client,
-      this.gateway,
+      new LeaseTaskFetcher(this.gateway, this.metrics, logger.child({ component: 'lease_loop' })),
       outbox,
       new ReportDelivery(client, outbox, this.metrics, logger),
       () => Math.min(this.engine.concurrency, this.controller.maxConcurrentCount),

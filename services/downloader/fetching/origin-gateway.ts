@@ -11,7 +11,12 @@ import { failedOutcome, outcomeOfEgressError } from '../rendering/outcome-builde
 import type { RenderEngine } from '../rendering/render-engine';
 import { outcomeCountKey } from '../rendering/render-engine-observer';
 import { invalidSelectorOutcome } from '../rendering/page-render';
-import type { RefusedOutcome, RenderOutcome, RenderRequest } from '../rendering/render-outcome';
+import type {
+  PageOutcome,
+  RefusedOutcome,
+  RenderOutcome,
+  RenderRequest,
+} from '../rendering/render-outcome';
 import type { FetchAuditLog } from './fetch-audit-log';
 import { originVerdictOf, robotsAnswerOf } from './origin-verdict';
 import {
@@ -45,7 +50,18 @@ export interface OriginFetchRequest {
   readonly etag?: string | null;
   readonly lastModifiedAt?: string | null;
   readonly shouldCheckRobots: boolean;
+  /**
+   * URLs robots.txt must allow as well as `url` (an api task: the page whose content the endpoint
+   * carries — fetching its JSON is fetching the page by other means). Same origin as `url`.
+   */
+  readonly robotsAlsoCheckedUrls?: readonly string[];
   readonly shouldStore: boolean;
+  /**
+   * Turns a fetched page into the page that is stored and answered (an api task's JSON becomes
+   * the page's object). Undefined: the answer is not usable — nothing is stored and the result's
+   * `pageObject` is undefined, so the caller can fetch the page another way.
+   */
+  readonly interpretPage?: (outcome: PageOutcome) => PageOutcome | undefined;
   readonly admission: AdmissionMode;
   readonly signal?: AbortSignal;
 }
@@ -106,20 +122,22 @@ export class OriginGateway {
 
     let admission = request.admission;
     if (request.shouldCheckRobots) {
-      const check = await this.options.robots.check(request.url, request.domain, (robotsTxtUrl) =>
-        this.fetchRobotsTxt(robotsTxtUrl, request),
-      );
-      if (check.kind === 'held_back') return { kind: 'held_back', decision: check.decision };
-      if (check.kind === 'disallowed') {
-        return {
-          kind: 'robots_disallowed',
-          message: `${check.rules?.object.robots_txt_url ?? 'robots.txt'} (${
-            check.rules?.object.robots_policy ?? 'unknown'
-          }) disallows ${request.url}`,
-        };
-      }
-      if (check.didFetch && admission.kind === 'immediate') {
-        admission = { kind: 'wait', untilMs: admission.followUpUntilMs, isFollowUp: true };
+      for (const checkedUrl of [request.url, ...(request.robotsAlsoCheckedUrls ?? [])]) {
+        const check = await this.options.robots.check(checkedUrl, request.domain, (robotsTxtUrl) =>
+          this.fetchRobotsTxt(robotsTxtUrl, request),
+        );
+        if (check.kind === 'held_back') return { kind: 'held_back', decision: check.decision };
+        if (check.kind === 'disallowed') {
+          return {
+            kind: 'robots_disallowed',
+            message: `${check.rules?.object.robots_txt_url ?? 'robots.txt'} (${
+              check.rules?.object.robots_policy ?? 'unknown'
+            }) disallows ${checkedUrl}`,
+          };
+        }
+        if (check.didFetch && admission.kind === 'immediate') {
+          admission = { kind: 'wait', untilMs: admission.followUpUntilMs, isFollowUp: true };
+        }
       }
     }
 
@@ -127,11 +145,16 @@ export class OriginGateway {
     if (!decision.isGranted) return { kind: 'held_back', decision };
     const ran = await this.run(decision.slot, request, request.url);
     if (ran === undefined) return { kind: 'held_back', decision: stoppingDecision() };
-    const { outcome, hasReachedOrigin } = ran;
+    const { hasReachedOrigin } = ran;
+    let { outcome } = ran;
     let pageObject: WebPageObject | undefined;
     if (outcome.kind === 'page') {
-      pageObject = toWebPageObject(newObjectId(), outcome.page);
-      if (request.shouldStore) await this.store(pageObject);
+      const page = request.interpretPage === undefined ? outcome : request.interpretPage(outcome);
+      if (page !== undefined) {
+        outcome = page;
+        pageObject = toWebPageObject(newObjectId(), page.page);
+        if (request.shouldStore) await this.store(pageObject);
+      }
     }
     await this.options.audit.record({
       domain: request.domain,

@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import type { components, SchedulerClient } from '../../../generated/scheduler';
 import { sleep } from '../../common/contract-runtime/retry-backoff';
 import type { DownloaderMetrics } from '../downloader-metrics';
-import { requestTargetOf } from '../entries/request-target';
-import type { OriginFetchResult, OriginGateway } from '../fetching/origin-gateway';
+import type { LeaseTaskFetch, LeaseTaskFetcher } from './lease-task-fetch';
 import type { ReportDelivery } from './report-delivery';
 import type { ReportOutbox } from './report-outbox';
 import { reportResultOf, type LeaseTask } from './report-results';
@@ -92,7 +91,7 @@ export class LeaseLoop {
 
   constructor(
     private readonly client: SchedulerClient,
-    private readonly gateway: OriginGateway,
+    private readonly fetcher: LeaseTaskFetcher,
     private readonly outbox: ReportOutbox,
     private readonly delivery: ReportDelivery,
     private readonly capacity: () => number,
@@ -307,7 +306,8 @@ export class LeaseLoop {
 
   private async runTask(active: ActiveLease, task: LeaseTask): Promise<void> {
     try {
-      const result = reportResultOf(task, await this.fetchTask(active, task));
+      const fetched = await this.fetchTask(active, task);
+      const result = reportResultOf(task, fetched.result, fetched.renderStrategy);
       if (result !== undefined && active.reporting === undefined) {
         await this.outbox.append(active.lease.lease_id, result);
       }
@@ -321,40 +321,14 @@ export class LeaseLoop {
     if (active.remainingCount === 0 && !this.leasing.signal.aborted) await this.report(active);
   }
 
-  private async fetchTask(active: ActiveLease, task: LeaseTask): Promise<OriginFetchResult> {
-    let target;
-    try {
-      target = requestTargetOf(task.url);
-    } catch (error) {
-      return {
-        kind: 'refused',
-        outcome: {
-          kind: 'refused',
-          refusalReason: 'invalid_url',
-          message: error instanceof Error ? error.message : String(error),
-        },
-      };
-    }
-    return this.gateway.fetch({
-      ...target,
-      entryName: 'lease_loop',
-      minIntervalMs: task.min_interval_ms,
-      intervalSource: 'lease_message',
-      shouldRender: true,
-      waitSelector: task.wait_selector?.trim() || null,
-      timeoutMs: task.timeout_ms,
-      etag: task.etag,
-      lastModifiedAt: task.last_modified_at,
-      shouldCheckRobots: true,
-      shouldStore: true,
-      // Waiting is cheaper than dropping, but a task that cannot finish before the lease expires
-      // is left for the scheduler to re-queue instead of being rendered into a stale report.
-      admission: {
-        kind: 'wait',
-        untilMs: active.expiresAtMs - task.timeout_ms - active.reportMarginMs,
-      },
-      signal: this.leasing.signal,
-    });
+  private fetchTask(active: ActiveLease, task: LeaseTask): Promise<LeaseTaskFetch> {
+    // Waiting is cheaper than dropping, but a task that cannot finish before the lease expires
+    // is left for the scheduler to re-queue instead of being rendered into a stale report.
+    return this.fetcher.fetch(
+      task,
+      { kind: 'wait', untilMs: active.expiresAtMs - task.timeout_ms - active.reportMarginMs },
+      this.leasing.signal,
+    );
   }
 
   /** Reports what the outbox row holds for this lease; every call shares the one report. */
