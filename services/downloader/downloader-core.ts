@@ -1,8 +1,9 @@
 import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
 import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
-import { schedulerContract } from '../common/peers/peer-contracts';
+import { samplerContract, schedulerContract } from '../common/peers/peer-contracts';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { SamplerClient } from '../../generated/sampler';
 import { SchedulerClient } from '../../generated/scheduler';
 import type { ServiceKeyspace } from '../common/storage/service-keyspace';
 import type { DownloaderSettings } from './downloader-settings';
@@ -14,6 +15,7 @@ import { RenderEntry } from './entries/render-entry';
 import { FetchAuditLog } from './fetching/fetch-audit-log';
 import { OriginGateway } from './fetching/origin-gateway';
 import { WebPageObjectStore } from './fetching/web-page-object-store';
+import { ApiEndpointHintReporter } from './hints/api-endpoint-hint-reporter';
 import { LeaseLoop } from './lease-loop/lease-loop';
 import { LeaseTaskFetcher } from './lease-loop/lease-task-fetch';
 import { ReportDelivery } from './lease-loop/report-delivery';
@@ -73,6 +75,8 @@ export class DownloaderCore {
   readonly renderEntry: RenderEntry;
   readonly probeEntry: ProbeEntry;
   readonly leaseLoop: LeaseLoop | undefined;
+  /** v2 API endpoint hints to the sampler; undefined without SAMPLER_TOKEN. */
+  readonly hintReporter: ApiEndpointHintReporter | undefined;
   private readonly runtimeStore: DomainRuntimeStore;
   private readonly concurrencyStore: ConcurrencyConfigStore;
   private concurrencyConfig: ConcurrencyConfig | undefined;
@@ -215,6 +219,7 @@ export class DownloaderCore {
         },
       },
     );
+    this.hintReporter = this.createHintReporter();
     this.objects = new WebPageObjectStore(
       keyspace.table('web_page_object'),
       settings.objectRetentionDays,
@@ -233,6 +238,7 @@ export class DownloaderCore {
       metrics: this.metrics,
       logger,
       robotsTimeoutMs: ROBOTS_TIMEOUT_MS,
+      hints: this.hintReporter,
     });
     this.renderEntry = new RenderEntry(this.gateway, settings.defaultMinIntervalMs);
     this.probeEntry = new ProbeEntry(this.gateway, settings.defaultMinIntervalMs);
@@ -285,6 +291,7 @@ export class DownloaderCore {
   /** Graceful: the lease loop reports what it holds, renders get a grace, state is flushed. */
   async stop(): Promise<void> {
     await this.leaseLoop?.stop();
+    await this.hintReporter?.stop();
     this.controller.close();
     await this.engine.stop();
     await this.runtimeStore.stop();
@@ -302,6 +309,26 @@ export class DownloaderCore {
     this.leaseLoop?.roomChanged();
     this.dependencies.logger.info({ max_concurrent_count: count }, 'max_concurrent_count changed');
     return this.concurrencyConfig;
+  }
+
+  private createHintReporter(): ApiEndpointHintReporter | undefined {
+    const { settings } = this;
+    const { logger, contractMetrics } = this.dependencies;
+    if (settings.samplerToken === undefined) {
+      logger.info('no SAMPLER_TOKEN: API endpoint hints are not sent to the sampler');
+      return undefined;
+    }
+    const client = new SamplerClient({
+      baseUrl: settings.samplerUrl,
+      token: settings.samplerToken,
+      userAgent: 'render-crawler-downloader',
+      onAnswer: contractMetrics && countUnknownAnswerFields(samplerContract, contractMetrics),
+    });
+    return new ApiEndpointHintReporter(
+      client,
+      this.metrics,
+      logger.child({ component: 'api_endpoint_hints' }),
+    );
   }
 
   private createLeaseLoop(): LeaseLoop | undefined {

@@ -17,6 +17,7 @@ import type {
   RenderOutcome,
   RenderRequest,
 } from '../rendering/render-outcome';
+import type { ApiEndpointHintReporter } from '../hints/api-endpoint-hint-reporter';
 import type { FetchAuditLog } from './fetch-audit-log';
 import { originVerdictOf, robotsAnswerOf } from './origin-verdict';
 import {
@@ -94,6 +95,8 @@ export interface OriginGatewayOptions {
   readonly logger: Logger;
   /** Bound of a robots.txt fetch. */
   readonly robotsTimeoutMs: number;
+  /** Where a rendered page's API endpoint evidence goes (v2 hints); none: not looked at. */
+  readonly hints?: Pick<ApiEndpointHintReporter, 'offer'>;
 }
 
 /**
@@ -147,6 +150,7 @@ export class OriginGateway {
     if (ran === undefined) return { kind: 'held_back', decision: stoppingDecision() };
     const { hasReachedOrigin } = ran;
     let { outcome } = ran;
+    if (outcome.kind === 'page') this.offerHint(request.domain, outcome);
     let pageObject: WebPageObject | undefined;
     if (outcome.kind === 'page') {
       const page = request.interpretPage === undefined ? outcome : request.interpretPage(outcome);
@@ -166,6 +170,19 @@ export class OriginGateway {
       objectId: request.shouldStore && pageObject ? pageObject.object_id : null,
     });
     return { kind: 'fetched', outcome, hasReachedOrigin, pageObject };
+  }
+
+  private offerHint(domain: string, { page, apiEndpointCandidate }: PageOutcome): void {
+    if (apiEndpointCandidate === undefined || this.options.hints === undefined) return;
+    this.options.hints.offer({
+      domain,
+      page_url: page.url,
+      endpoint_url: apiEndpointCandidate.endpointUrl,
+      content_pointer: apiEndpointCandidate.contentPointer,
+      matched_character_count: apiEndpointCandidate.matchedCharacterCount,
+      text_character_count: apiEndpointCandidate.textCharacterCount,
+      observed_at: page.fetched_at,
+    });
   }
 
   /** A storage fault is ours, not the caller's: 503, retry later (the fetch itself happened). */
