@@ -367,7 +367,10 @@ export class DownloaderCore {
       new LeaseTaskFetcher(this.gateway, this.metrics, logger.child({ component: 'lease_loop' })),
       outbox,
       new ReportDelivery(client, outbox, this.metrics, logger),
-      () => Math.min(this.engine.concurrency, this.controller.maxConcurrentCount),
+      () => ({
+        pageCount: Math.min(this.engine.concurrency, this.controller.maxConcurrentCount),
+        requestCount: this.controller.maxConcurrentCount,
+      }),
       {
         workerId: settings.workerId,
         taskCount: settings.leaseTaskCount,

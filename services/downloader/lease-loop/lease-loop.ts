@@ -54,6 +54,17 @@ export interface LeaseLoopSettings {
   readonly finalReportMs: number;
 }
 
+/** What the loop may hold: tasks that may render (pages) and tasks in all (requests). */
+export interface LeaseCapacity {
+  readonly pageCount: number;
+  readonly requestCount: number;
+}
+
+/** An api task may still fall back to rendering; then it waits for a page like any render. */
+function isLeasedToRender(task: LeaseTask): boolean {
+  return task.render_strategy !== 'api';
+}
+
 interface ActiveLease {
   readonly lease: LeaseResponse;
   /** Unreported tasks must have finished by then (the earlier of the scheduler's and our clock). */
@@ -72,13 +83,17 @@ interface ActiveLease {
  * Entry A: lease from the scheduler, fetch every task under the domain limits (over the limit →
  * delay, never drop), report the whole lease through the durable outbox.
  *
- * Backpressure: the loop holds at most `capacity()` unfinished tasks — min(page pool,
- * max_concurrent_count) — and asks only for the room left, so leased URLs never pile up behind a
- * busy downloader (they stay in the scheduler's queue, where other downloaders can take them).
+ * Backpressure: the loop holds at most `capacity().pageCount` unfinished tasks that may render —
+ * min(page pool, max_concurrent_count) — and at most `capacity().requestCount`
+ * (max_concurrent_count) in all, and asks only for the room left, so leased URLs never pile up
+ * behind a busy downloader (they stay in the scheduler's queue, where other downloaders can take
+ * them). An `api` task (v2) takes no page: while api tasks run, the room for pages stays.
  */
 export class LeaseLoop {
   private readonly active = new Map<string, ActiveLease>();
   private heldTaskCount = 0;
+  /** Of those, the ones leased to be rendered (render, or no render_strategy). */
+  private heldRenderCount = 0;
   /** The pause after the latest empty answer that came back sooner than asked (0: none yet). */
   private emptyBackoffMs = 0;
   /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
@@ -94,7 +109,7 @@ export class LeaseLoop {
     private readonly fetcher: LeaseTaskFetcher,
     private readonly outbox: ReportOutbox,
     private readonly delivery: ReportDelivery,
-    private readonly capacity: () => number,
+    private readonly capacity: () => LeaseCapacity,
     private readonly settings: LeaseLoopSettings,
     private readonly metrics: DownloaderMetrics,
     private readonly logger: Logger,
@@ -164,7 +179,8 @@ export class LeaseLoop {
   }
 
   private room(): number {
-    return this.capacity() - this.heldTaskCount;
+    const { pageCount, requestCount } = this.capacity();
+    return Math.min(pageCount - this.heldRenderCount, requestCount - this.heldTaskCount);
   }
 
   private async leaseUntilStopped(): Promise<void> {
@@ -284,6 +300,7 @@ export class LeaseLoop {
     this.warnIfShorterThanTasks(active, receivedAtMs);
     this.active.set(lease.lease_id, active);
     this.heldTaskCount += lease.task_list.length;
+    this.heldRenderCount += lease.task_list.filter(isLeasedToRender).length;
     this.logger.debug(
       { lease_id: lease.lease_id, task_count: lease.task_list.length },
       'lease received',
@@ -316,6 +333,7 @@ export class LeaseLoop {
     } finally {
       active.remainingCount -= 1;
       this.heldTaskCount -= 1;
+      if (isLeasedToRender(task)) this.heldRenderCount -= 1;
       this.wakeUp();
     }
     if (active.remainingCount === 0 && !this.leasing.signal.aborted) await this.report(active);
