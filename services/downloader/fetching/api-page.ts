@@ -1,5 +1,6 @@
 import { textOfJsonValue, valueAtPointer } from '../../common/api-endpoint';
 import { urlHash } from '../../common/url/url-hash';
+import { computeHealthSignal } from '../rendering/health-signal';
 import type { PageOutcome } from '../rendering/render-outcome';
 
 /**
@@ -42,14 +43,8 @@ export function apiPageOutcome(
       network_log: [],
       console_errors: [],
       link_list: [],
-      health_signal: {
-        xhr_total_count: 0,
-        xhr_error_count: 0,
-        xhr_throttled_count: 0,
-        xhr_denied_count: 0,
-        has_console_error: false,
-        redirect_target_hash: urlHash(page.final_url),
-      },
+      // Nothing was rendered: no XHR or console error was seen, so every count is 0.
+      health_signal: computeHealthSignal([], [], page.final_url),
     },
     statistics: { ...statistics, text_character_count: text.length, link_count: 0 },
   };

@@ -96,7 +96,7 @@ export class ApiEndpointHintReporter {
       this.metrics.apiEndpointHintCount.inc({ result: 'accepted' }, answer.accepted_count);
       this.metrics.apiEndpointHintCount.inc({ result: 'duplicate' }, answer.duplicate_count);
       this.logger.debug(
-        { hint_count: batch.length, accepted_count: answer.accepted_count },
+        { sent_hint_count: batch.length, accepted_count: answer.accepted_count },
         'API endpoint hints sent',
       );
     } catch (error) {
@@ -116,7 +116,7 @@ export class ApiEndpointHintReporter {
         return;
       }
       this.logger.warn(
-        { err: error, hint_count: batch.length },
+        { err: error, dropped_hint_count: batch.length },
         'API endpoint hints not sent; dropped',
       );
     }

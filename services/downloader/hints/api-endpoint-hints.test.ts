@@ -29,26 +29,32 @@ async function metric(downloader: TestDownloader, line: string): Promise<number>
   return found === undefined ? 0 : Number(found.split(' ').pop());
 }
 
-function startDownloaderFor(sampler: FakeSampler): Promise<TestDownloader> {
-  return startTestDownloader({
-    allowDestinations: site.hosts,
-    sampler: { url: sampler.url, token: FAKE_SAMPLER_TOKEN },
-  });
-}
-
-describe('with a v2 sampler', () => {
+/** A fake sampler of that contract and a downloader sending it hints, for the enclosing block. */
+function withSampler(
+  contractVersion: 'v1' | 'v2',
+): () => { sampler: FakeSampler; downloader: TestDownloader } {
   let sampler: FakeSampler;
   let downloader: TestDownloader;
-
   beforeAll(async () => {
-    sampler = await startFakeSampler('v2');
-    downloader = await startDownloaderFor(sampler);
+    sampler = await startFakeSampler(contractVersion);
+    downloader = await startTestDownloader({
+      allowDestinations: site.hosts,
+      sampler: { url: sampler.url, token: FAKE_SAMPLER_TOKEN },
+    });
   });
-
   afterAll(async () => {
     await downloader?.dispose();
     await sampler?.close();
   });
+  return () => ({ sampler, downloader });
+}
+
+describe('with a v2 sampler', () => {
+  const peers = withSampler('v2');
+  let sampler: FakeSampler;
+  let downloader: TestDownloader;
+
+  beforeAll(() => ({ sampler, downloader } = peers()));
 
   test('a client-rendered page yields exactly one hint, once per endpoint URL', async () => {
     const pageUrl = normalizeUrl(`${site.baseUrls[0]}/articles/1`);
@@ -102,18 +108,11 @@ describe('with a v2 sampler', () => {
 });
 
 describe('with a v1 sampler (no hint route)', () => {
+  const peers = withSampler('v1');
   let sampler: FakeSampler;
   let downloader: TestDownloader;
 
-  beforeAll(async () => {
-    sampler = await startFakeSampler('v1');
-    downloader = await startDownloaderFor(sampler);
-  });
-
-  afterAll(async () => {
-    await downloader?.dispose();
-    await sampler?.close();
-  });
+  beforeAll(() => ({ sampler, downloader } = peers()));
 
   test('a 404 route_not_found stops hints for a while: no retries, no further calls', async () => {
     await downloader.client.renderPage({

@@ -1,16 +1,12 @@
 import express from 'express';
-import pino from 'pino';
-import { Registry } from 'prom-client';
 import {
   createSamplerRouter,
   samplerOperationIds,
   type components,
   type SamplerHandlers,
 } from '../../../generated/sampler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
-import { ContractMetrics } from '../../common/contract-runtime/contract-metrics';
 import { sendErrorBody } from '../../common/contract-runtime/error-answer';
-import { createServiceTokenAuthenticator } from '../../common/service-host/service-token-authenticator';
+import { fakeRouterOptions, notImplementedHandlers } from '../../common/testing/fake-peer';
 import { listenOnLoopback } from '../../common/testing/listen-on-loopback';
 
 export type ApiEndpointHint = components['schemas']['ApiEndpointHint'];
@@ -35,14 +31,7 @@ export async function startFakeSampler(contractVersion: 'v1' | 'v2' = 'v2'): Pro
   const hints: ApiEndpointHint[] = [];
   const seen = new Set<string>();
   const fake: FakeSampler = { url: '', hints, hintCallCount: 0, close: async () => undefined };
-  const unused = Object.fromEntries(
-    samplerOperationIds.map((operationId) => [
-      operationId,
-      async (): Promise<never> => {
-        throw notImplemented(operationId);
-      },
-    ]),
-  ) as unknown as SamplerHandlers;
+  const unused = notImplementedHandlers<SamplerHandlers>(samplerOperationIds);
   const handlers: SamplerHandlers = {
     ...unused,
     submitApiEndpointHints: async ({ body }) => {
@@ -68,15 +57,7 @@ export async function startFakeSampler(contractVersion: 'v1' | 'v2' = 'v2'): Pro
       message: `no route ${request.method} /v1/api-endpoint-hints`,
     });
   });
-  app.use(
-    createSamplerRouter(handlers, {
-      serviceName: 'sampler',
-      authenticate: createServiceTokenAuthenticator(FAKE_SAMPLER_TOKEN),
-      logger: pino({ level: 'silent' }),
-      metrics: new ContractMetrics(new Registry(), 'sampler'),
-      shouldValidateResponses: true,
-    }),
-  );
+  app.use(createSamplerRouter(handlers, fakeRouterOptions('sampler', FAKE_SAMPLER_TOKEN)));
   const listening = await listenOnLoopback(app);
   fake.url = listening.url;
   fake.close = () => listening.close();
