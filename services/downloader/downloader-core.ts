@@ -165,6 +165,8 @@ export class DownloaderCore {
       settleMs: settings.settleMs,
       quietWindowMs: settings.quietWindowMs,
       maxContentBytes: settings.maxContentBytes,
+      // Hint evidence only when hints can be sent (SAMPLER_TOKEN).
+      isApiEvidenceCollected: settings.samplerToken !== undefined,
       stopGraceMs: ENGINE_STOP_GRACE_MS,
       profileRoot: dependencies.browserProfileRoot,
       observer: {

@@ -32,6 +32,8 @@ export interface PageRenderSettings {
   readonly quietWindowCapMs: number;
   readonly maxHtmlCharacterCount: number;
   readonly maxLinkCount: number;
+  /** See RenderEngineOptions.isApiEvidenceCollected. */
+  readonly isApiEvidenceCollected: boolean;
   /** What the egress proxy knows about failed origins (DNS, refusals, …). */
   readonly egressFailures: EgressFailureRegistry;
 }
@@ -119,11 +121,13 @@ export async function renderOnPage(
   const deadline = new Deadline(task.timeoutMs, startedAt.getTime());
   const recorder = new NetworkLogRecorder(pooled.session, pooled.mainFrameId);
   const consoleRecorder = new ConsoleErrorRecorder(pooled.session);
-  const jsonCollector = new JsonResponseCollector(pooled.session, new URL(task.url).origin);
+  const jsonCollector = settings.isApiEvidenceCollected
+    ? new JsonResponseCollector(pooled.session, new URL(task.url).origin)
+    : undefined;
   if (task.onOriginAnswered !== undefined) recorder.onceMainDocumentAnswered(task.onOriginAnswered);
   recorder.start();
   consoleRecorder.start();
-  jsonCollector.start();
+  jsonCollector?.start();
   const conditional =
     task.validators === undefined
       ? undefined
@@ -195,7 +199,7 @@ export async function renderOnPage(
       pooled.session,
       task.waitSelector,
       snapshotLimits,
-      jsonCollector.hasResponses,
+      jsonCollector?.hasResponses ?? false,
     );
     if (snapshot.html === null) {
       return failedOutcome(
@@ -232,7 +236,7 @@ export async function renderOnPage(
       isContentBlank: snapshot.contentTextLength === 0,
     });
     const apiEndpointCandidate =
-      snapshot.mainText === null
+      snapshot.mainText === null || jsonCollector === undefined
         ? undefined
         : apiEndpointCandidateOf(
             snapshot.mainText,
@@ -242,7 +246,7 @@ export async function renderOnPage(
   } finally {
     recorder.stop();
     consoleRecorder.stop();
-    jsonCollector.stop();
+    jsonCollector?.stop();
     await conditional?.disable();
   }
 }
