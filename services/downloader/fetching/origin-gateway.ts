@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { serviceUnavailable } from '../../common/contract-runtime/contract-error';
 import { DestinationResolver } from '../egress/destination-resolver';
 import { EgressError } from '../egress/egress-error';
 import type { DownloaderMetrics } from '../downloader-metrics';
@@ -19,6 +18,7 @@ import type {
 } from '../rendering/render-outcome';
 import type { ApiEndpointHintReporter } from '../hints/api-endpoint-hint-reporter';
 import type { FetchAuditLog } from './fetch-audit-log';
+import { PageObjectStorageError } from './page-object-storage-error';
 import { originVerdictOf, robotsAnswerOf } from './origin-verdict';
 import {
   newObjectId,
@@ -185,13 +185,13 @@ export class OriginGateway {
     });
   }
 
-  /** A storage fault is ours, not the caller's: 503, retry later (the fetch itself happened). */
+  /** A storage fault is ours, not the caller's (the fetch itself happened). */
   private async store(pageObject: WebPageObject): Promise<void> {
     try {
       await this.options.objects.put(pageObject);
     } catch (error) {
       this.options.logger.error({ err: error }, 'page object could not be stored');
-      throw serviceUnavailable('the page object could not be stored; retry later');
+      throw new PageObjectStorageError(pageObject.url, { cause: error });
     }
   }
 
