@@ -14,6 +14,7 @@ import {
   serviceEntryPoint,
 } from '../services/common/process/service-entry-point';
 import { runM0 } from './m0/m0-steps';
+import { crawlProgressLine, parkedCountsOf } from './system/crawl-progress';
 import { followSampler } from './system/follow-sampler';
 import { loadOrCreateServiceTokens } from './system/service-tokens';
 import {
@@ -233,7 +234,10 @@ function printWhereToLook(layout: SystemLayout, isM0Passed: boolean): void {
   );
 }
 
-/** One line of crawl progress whenever the frontier's counts change (checked every 5 s). */
+/**
+ * One line of crawl progress whenever the frontier's counts change (checked every 5 s), failed
+ * URLs with why they failed.
+ */
 function followCrawl(layout: SystemLayout): void {
   const client = new SchedulerClient({
     baseUrl: serviceUrl(layout, 'scheduler'),
@@ -241,13 +245,12 @@ function followCrawl(layout: SystemLayout): void {
   });
   let previous = '';
   const timer = setInterval(() => {
-    client
-      .getFrontierSummary({ limit: 1 })
-      .then((summary) => {
-        const line = summary.url_state_list
-          .filter((row) => row.url_count > 0)
-          .map((row) => `${row.url_state} ${row.url_count}`)
-          .join(', ');
+    Promise.all([
+      client.getFrontierSummary({ limit: 1 }),
+      fetch(`${serviceUrl(layout, 'scheduler')}/metrics`).then((response) => response.text()),
+    ])
+      .then(([summary, metricsText]) => {
+        const line = crawlProgressLine(summary.url_state_list, parkedCountsOf(metricsText));
         if (line !== previous) {
           console.log(`crawl: ${line}`);
           previous = line;

@@ -14,6 +14,7 @@ import {
   type DownloaderProcess,
 } from '../services/downloader/testing/downloader-process-harness';
 import { TEST_DOWNLOADER_TOKEN } from '../services/downloader/testing/downloader-test-harness';
+import { DownloaderPageFetcher } from '../services/sampler/downloader-edge/downloader-page-fetcher';
 import { SamplingProcedure } from '../services/sampler/sampling/sampling-procedure';
 import {
   samplingPolicyWith,
@@ -135,7 +136,10 @@ async function main(): Promise<number> {
       maximumAttemptCount: 2,
     });
     const policy = calibrationPolicy(options.intervalMs);
-    const sampler = new SamplingProcedure({ downloader: client, policy });
+    const sampler = new SamplingProcedure({
+      downloader: new DownloaderPageFetcher(client),
+      policy,
+    });
     log(
       `policy: interval ${options.intervalMs} ms for every language, thresholds ${JSON.stringify(policy.thresholds)}`,
     );

@@ -16,7 +16,7 @@ import type * as Operation from './operation-types';
 export class DownloaderClient extends ContractClient {
   /** GET /v1/objects/{object_id} — Fetch a stored web page object. */
   getWebPageObject(
-    path: Operation.GetWebPageObjectInput['path'],
+    path: Operation.GetWebPageObjectRequest['path'],
     options?: CallOptions,
   ): Promise<Operation.GetWebPageObjectOutput> {
     return this.call<Operation.GetWebPageObjectOutput>(
@@ -42,7 +42,7 @@ export class DownloaderClient extends ContractClient {
       options,
     );
   }
-  /** GET /v1/operator/page-pool — The page pool\'s size, its bounds, why it last changed and what the sizer measured. */
+  /** GET /v1/operator/page-pool — The page pool's size, its bounds, why it last changed and what the sizer measured. */
   getPagePool(options?: CallOptions): Promise<Operation.GetPagePoolOutput> {
     return this.call<Operation.GetPagePoolOutput>(
       {
@@ -56,7 +56,7 @@ export class DownloaderClient extends ContractClient {
   }
   /** GET /v1/operator/domain-runtime — The per-domain rate-limit rows, totals and per-entry over-limit counts. */
   listDomainRuntime(
-    query: Operation.ListDomainRuntimeInput['query'],
+    query: Operation.ListDomainRuntimeRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.ListDomainRuntimeOutput> {
     return this.call<Operation.ListDomainRuntimeOutput>(
@@ -72,7 +72,7 @@ export class DownloaderClient extends ContractClient {
   }
   /** PUT /v1/operator/concurrency-config — Change max_concurrent_count online; takes effect without restart. */
   updateConcurrencyConfig(
-    body: Operation.UpdateConcurrencyConfigInput['body'],
+    body: Operation.UpdateConcurrencyConfigRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.UpdateConcurrencyConfigOutput> {
     return this.call<Operation.UpdateConcurrencyConfigOutput>(
@@ -86,9 +86,9 @@ export class DownloaderClient extends ContractClient {
       options,
     );
   }
-  /** POST /v1/probe — Probe whether a domain\'s origin answers, for the scheduler\'s circuit breaker. */
+  /** POST /v1/probe — Probe whether a domain's origin answers, for the scheduler's circuit breaker. */
   probeUrl(
-    body: Operation.ProbeUrlInput['body'],
+    body: Operation.ProbeUrlRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.ProbeUrlOutput> {
     return this.call<Operation.ProbeUrlOutput>(
@@ -104,7 +104,7 @@ export class DownloaderClient extends ContractClient {
   }
   /** POST /v1/render — Render (or plainly fetch) one URL now and answer the web page object. */
   renderPage(
-    body: Operation.RenderPageInput['body'],
+    body: Operation.RenderPageRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.RenderPageOutput> {
     return this.call<Operation.RenderPageOutput>(

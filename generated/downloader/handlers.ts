@@ -17,7 +17,7 @@ export interface DownloaderHandlers {
   getConcurrencyConfig(
     input: Operation.GetConcurrencyConfigInput,
   ): Promise<Operation.GetConcurrencyConfigOutput>;
-  /** GET /v1/operator/page-pool — The page pool\'s size, its bounds, why it last changed and what the sizer measured. */
+  /** GET /v1/operator/page-pool — The page pool's size, its bounds, why it last changed and what the sizer measured. */
   getPagePool(input: Operation.GetPagePoolInput): Promise<Operation.GetPagePoolOutput>;
   /** GET /v1/operator/domain-runtime — The per-domain rate-limit rows, totals and per-entry over-limit counts. */
   listDomainRuntime(
@@ -27,7 +27,7 @@ export interface DownloaderHandlers {
   updateConcurrencyConfig(
     input: Operation.UpdateConcurrencyConfigInput,
   ): Promise<Operation.UpdateConcurrencyConfigOutput>;
-  /** POST /v1/probe — Probe whether a domain\'s origin answers, for the scheduler\'s circuit breaker. */
+  /** POST /v1/probe — Probe whether a domain's origin answers, for the scheduler's circuit breaker. */
   probeUrl(input: Operation.ProbeUrlInput): Promise<Operation.ProbeUrlOutput>;
   /** POST /v1/render — Render (or plainly fetch) one URL now and answer the web page object. */
   renderPage(input: Operation.RenderPageInput): Promise<Operation.RenderPageOutput>;

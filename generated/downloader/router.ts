@@ -104,28 +104,23 @@ export function createDownloaderRouter(
     {
       document: openApiDocument as unknown as OpenApiDocument,
       definitions: downloaderOperationDefinitions,
+      // Each input reaches its cast only after the router validated it against the contract
+      // (and filled in the contract's defaults), so it has the operation's input type.
       invokers: {
-        // The router validated the input against the contract before this cast.
         getWebPageObject: (input: OperationInput) =>
           handlers.getWebPageObject(input as unknown as Operation.GetWebPageObjectInput),
-        // The router validated the input against the contract before this cast.
         getConcurrencyConfig: (input: OperationInput) =>
           handlers.getConcurrencyConfig(input as unknown as Operation.GetConcurrencyConfigInput),
-        // The router validated the input against the contract before this cast.
         getPagePool: (input: OperationInput) =>
           handlers.getPagePool(input as unknown as Operation.GetPagePoolInput),
-        // The router validated the input against the contract before this cast.
         listDomainRuntime: (input: OperationInput) =>
           handlers.listDomainRuntime(input as unknown as Operation.ListDomainRuntimeInput),
-        // The router validated the input against the contract before this cast.
         updateConcurrencyConfig: (input: OperationInput) =>
           handlers.updateConcurrencyConfig(
             input as unknown as Operation.UpdateConcurrencyConfigInput,
           ),
-        // The router validated the input against the contract before this cast.
         probeUrl: (input: OperationInput) =>
           handlers.probeUrl(input as unknown as Operation.ProbeUrlInput),
-        // The router validated the input against the contract before this cast.
         renderPage: (input: OperationInput) =>
           handlers.renderPage(input as unknown as Operation.RenderPageInput),
       },

@@ -16,7 +16,7 @@ import type * as Operation from './operation-types';
 export class SamplerClient extends ContractClient {
   /** POST /v1/domain-claims — Claim up to domain_count exported domains for claim_ttl_seconds. */
   claimDomains(
-    body: Operation.ClaimDomainsInput['body'],
+    body: Operation.ClaimDomainsRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.ClaimDomainsOutput> {
     return this.call<Operation.ClaimDomainsOutput>(
@@ -32,7 +32,7 @@ export class SamplerClient extends ContractClient {
   }
   /** GET /v1/exported-domains — Domains the sampler could not decide, offered to external consumers. */
   listExportedDomains(
-    query: Operation.ListExportedDomainsInput['query'],
+    query: Operation.ListExportedDomainsRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.ListExportedDomainsOutput> {
     return this.call<Operation.ListExportedDomainsOutput>(
@@ -48,7 +48,7 @@ export class SamplerClient extends ContractClient {
   }
   /** POST /v1/domain-verdict-hints — Report verdict hints for claimed domains (idempotent by claim_id + domain). */
   submitVerdictHints(
-    body: Operation.SubmitVerdictHintsInput['body'],
+    body: Operation.SubmitVerdictHintsRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.SubmitVerdictHintsOutput> {
     return this.call<Operation.SubmitVerdictHintsOutput>(
@@ -62,9 +62,9 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
-  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page\'s main content (v2; caller downloader). */
+  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page's main content (v2; caller downloader). */
   submitApiEndpointHints(
-    body: Operation.SubmitApiEndpointHintsInput['body'],
+    body: Operation.SubmitApiEndpointHintsRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.SubmitApiEndpointHintsOutput> {
     return this.call<Operation.SubmitApiEndpointHintsOutput>(
@@ -78,9 +78,9 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
-  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
+  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler's operator page. */
   getSamplingQueue(
-    query: Operation.GetSamplingQueueInput['query'],
+    query: Operation.GetSamplingQueueRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.GetSamplingQueueOutput> {
     return this.call<Operation.GetSamplingQueueOutput>(
@@ -96,7 +96,7 @@ export class SamplerClient extends ContractClient {
   }
   /** POST /v1/operator/consumer-tokens — Issue a token for a new external consumer (shown once). */
   issueConsumerToken(
-    body: Operation.IssueConsumerTokenInput['body'],
+    body: Operation.IssueConsumerTokenRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.IssueConsumerTokenOutput> {
     return this.call<Operation.IssueConsumerTokenOutput>(
@@ -122,9 +122,9 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
-  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
+  /** GET /v1/operator/domain-claims — The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
   listDomainClaims(
-    query: Operation.ListDomainClaimsInput['query'],
+    query: Operation.ListDomainClaimsRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.ListDomainClaimsOutput> {
     return this.call<Operation.ListDomainClaimsOutput>(
@@ -138,9 +138,9 @@ export class SamplerClient extends ContractClient {
       options,
     );
   }
-  /** DELETE /v1/operator/consumer-tokens/{consumer_id} — Revoke a consumer\'s token; its live claims are released at once. */
+  /** DELETE /v1/operator/consumer-tokens/{consumer_id} — Revoke a consumer's token; its live claims are released at once. */
   revokeConsumerToken(
-    path: Operation.RevokeConsumerTokenInput['path'],
+    path: Operation.RevokeConsumerTokenRequest['path'],
     options?: CallOptions,
   ): Promise<Operation.RevokeConsumerTokenOutput> {
     return this.call<Operation.RevokeConsumerTokenOutput>(

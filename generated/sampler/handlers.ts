@@ -19,11 +19,11 @@ export interface SamplerHandlers {
   submitVerdictHints(
     input: Operation.SubmitVerdictHintsInput,
   ): Promise<Operation.SubmitVerdictHintsOutput>;
-  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page\'s main content (v2; caller downloader). */
+  /** POST /v1/api-endpoint-hints — Report JSON endpoints that carried a rendered page's main content (v2; caller downloader). */
   submitApiEndpointHints(
     input: Operation.SubmitApiEndpointHintsInput,
   ): Promise<Operation.SubmitApiEndpointHintsOutput>;
-  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler\'s operator page. */
+  /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler's operator page. */
   getSamplingQueue(
     input: Operation.GetSamplingQueueInput,
   ): Promise<Operation.GetSamplingQueueOutput>;
@@ -35,11 +35,11 @@ export interface SamplerHandlers {
   listConsumerTokens(
     input: Operation.ListConsumerTokensInput,
   ): Promise<Operation.ListConsumerTokensOutput>;
-  /** GET /v1/operator/domain-claims — The claims table of the sampler\'s operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
+  /** GET /v1/operator/domain-claims — The claims table of the sampler's operator page (as designed in seed 004, the claims-page excerpt CONTRACT.md §四 follows). */
   listDomainClaims(
     input: Operation.ListDomainClaimsInput,
   ): Promise<Operation.ListDomainClaimsOutput>;
-  /** DELETE /v1/operator/consumer-tokens/{consumer_id} — Revoke a consumer\'s token; its live claims are released at once. */
+  /** DELETE /v1/operator/consumer-tokens/{consumer_id} — Revoke a consumer's token; its live claims are released at once. */
   revokeConsumerToken(
     input: Operation.RevokeConsumerTokenInput,
   ): Promise<Operation.RevokeConsumerTokenOutput>;

@@ -126,34 +126,27 @@ export function createSamplerRouter(
     {
       document: openApiDocument as unknown as OpenApiDocument,
       definitions: samplerOperationDefinitions,
+      // Each input reaches its cast only after the router validated it against the contract
+      // (and filled in the contract's defaults), so it has the operation's input type.
       invokers: {
-        // The router validated the input against the contract before this cast.
         claimDomains: (input: OperationInput) =>
           handlers.claimDomains(input as unknown as Operation.ClaimDomainsInput),
-        // The router validated the input against the contract before this cast.
         listExportedDomains: (input: OperationInput) =>
           handlers.listExportedDomains(input as unknown as Operation.ListExportedDomainsInput),
-        // The router validated the input against the contract before this cast.
         submitVerdictHints: (input: OperationInput) =>
           handlers.submitVerdictHints(input as unknown as Operation.SubmitVerdictHintsInput),
-        // The router validated the input against the contract before this cast.
         submitApiEndpointHints: (input: OperationInput) =>
           handlers.submitApiEndpointHints(
             input as unknown as Operation.SubmitApiEndpointHintsInput,
           ),
-        // The router validated the input against the contract before this cast.
         getSamplingQueue: (input: OperationInput) =>
           handlers.getSamplingQueue(input as unknown as Operation.GetSamplingQueueInput),
-        // The router validated the input against the contract before this cast.
         issueConsumerToken: (input: OperationInput) =>
           handlers.issueConsumerToken(input as unknown as Operation.IssueConsumerTokenInput),
-        // The router validated the input against the contract before this cast.
         listConsumerTokens: (input: OperationInput) =>
           handlers.listConsumerTokens(input as unknown as Operation.ListConsumerTokensInput),
-        // The router validated the input against the contract before this cast.
         listDomainClaims: (input: OperationInput) =>
           handlers.listDomainClaims(input as unknown as Operation.ListDomainClaimsInput),
-        // The router validated the input against the contract before this cast.
         revokeConsumerToken: (input: OperationInput) =>
           handlers.revokeConsumerToken(input as unknown as Operation.RevokeConsumerTokenInput),
       },

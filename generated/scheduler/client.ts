@@ -16,7 +16,7 @@ import type * as Operation from './operation-types';
 export class SchedulerClient extends ContractClient {
   /** GET /v1/domain-candidates — Domains seen in seeds or link lists that have no rule yet (for the sampler). */
   listDomainCandidates(
-    query: Operation.ListDomainCandidatesInput['query'],
+    query: Operation.ListDomainCandidatesRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.ListDomainCandidatesOutput> {
     return this.call<Operation.ListDomainCandidatesOutput>(
@@ -32,7 +32,7 @@ export class SchedulerClient extends ContractClient {
   }
   /** GET /v1/lease — Lease up to task_count due URLs for lease_ttl_seconds. */
   leaseTasks(
-    query: Operation.LeaseTasksInput['query'],
+    query: Operation.LeaseTasksRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.LeaseTasksOutput> {
     return this.call<Operation.LeaseTasksOutput>(
@@ -53,7 +53,7 @@ export class SchedulerClient extends ContractClient {
   }
   /** POST /v1/report — Report the results of a whole lease (idempotent by lease_id). */
   reportLease(
-    body: Operation.ReportLeaseInput['body'],
+    body: Operation.ReportLeaseRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.ReportLeaseOutput> {
     return this.call<Operation.ReportLeaseOutput>(
@@ -69,7 +69,7 @@ export class SchedulerClient extends ContractClient {
   }
   /** GET /v1/operator/frontier-summary — Queue depth by state, leases, per-domain state and recent report counts. */
   getFrontierSummary(
-    query: Operation.GetFrontierSummaryInput['query'],
+    query: Operation.GetFrontierSummaryRequest['query'],
     options?: CallOptions,
   ): Promise<Operation.GetFrontierSummaryOutput> {
     return this.call<Operation.GetFrontierSummaryOutput>(
@@ -85,7 +85,7 @@ export class SchedulerClient extends ContractClient {
   }
   /** GET /v1/operator/url-tasks/{url_hash} — Where one URL stands in the frontier (state, last fetch, stored object). */
   getUrlTask(
-    path: Operation.GetUrlTaskInput['path'],
+    path: Operation.GetUrlTaskRequest['path'],
     options?: CallOptions,
   ): Promise<Operation.GetUrlTaskOutput> {
     return this.call<Operation.GetUrlTaskOutput>(
@@ -99,9 +99,9 @@ export class SchedulerClient extends ContractClient {
       options,
     );
   }
-  /** POST /v1/rules — Store domain rules as the read-only replica of the sampler\'s (idempotent). */
+  /** POST /v1/rules — Store domain rules as the read-only replica of the sampler's (idempotent). */
   submitRules(
-    body: Operation.SubmitRulesInput['body'],
+    body: Operation.SubmitRulesRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.SubmitRulesOutput> {
     return this.call<Operation.SubmitRulesOutput>(
@@ -117,7 +117,7 @@ export class SchedulerClient extends ContractClient {
   }
   /** POST /v1/seeds — Add seed URLs to the frontier. */
   submitSeeds(
-    body: Operation.SubmitSeedsInput['body'],
+    body: Operation.SubmitSeedsRequest['body'],
     options?: CallOptions,
   ): Promise<Operation.SubmitSeedsOutput> {
     return this.call<Operation.SubmitSeedsOutput>(

@@ -23,7 +23,7 @@ export interface SchedulerHandlers {
   ): Promise<Operation.GetFrontierSummaryOutput>;
   /** GET /v1/operator/url-tasks/{url_hash} — Where one URL stands in the frontier (state, last fetch, stored object). */
   getUrlTask(input: Operation.GetUrlTaskInput): Promise<Operation.GetUrlTaskOutput>;
-  /** POST /v1/rules — Store domain rules as the read-only replica of the sampler\'s (idempotent). */
+  /** POST /v1/rules — Store domain rules as the read-only replica of the sampler's (idempotent). */
   submitRules(input: Operation.SubmitRulesInput): Promise<Operation.SubmitRulesOutput>;
   /** POST /v1/seeds — Add seed URLs to the frontier. */
   submitSeeds(input: Operation.SubmitSeedsInput): Promise<Operation.SubmitSeedsOutput>;

@@ -104,26 +104,21 @@ export function createSchedulerRouter(
     {
       document: openApiDocument as unknown as OpenApiDocument,
       definitions: schedulerOperationDefinitions,
+      // Each input reaches its cast only after the router validated it against the contract
+      // (and filled in the contract's defaults), so it has the operation's input type.
       invokers: {
-        // The router validated the input against the contract before this cast.
         listDomainCandidates: (input: OperationInput) =>
           handlers.listDomainCandidates(input as unknown as Operation.ListDomainCandidatesInput),
-        // The router validated the input against the contract before this cast.
         leaseTasks: (input: OperationInput) =>
           handlers.leaseTasks(input as unknown as Operation.LeaseTasksInput),
-        // The router validated the input against the contract before this cast.
         reportLease: (input: OperationInput) =>
           handlers.reportLease(input as unknown as Operation.ReportLeaseInput),
-        // The router validated the input against the contract before this cast.
         getFrontierSummary: (input: OperationInput) =>
           handlers.getFrontierSummary(input as unknown as Operation.GetFrontierSummaryInput),
-        // The router validated the input against the contract before this cast.
         getUrlTask: (input: OperationInput) =>
           handlers.getUrlTask(input as unknown as Operation.GetUrlTaskInput),
-        // The router validated the input against the contract before this cast.
         submitRules: (input: OperationInput) =>
           handlers.submitRules(input as unknown as Operation.SubmitRulesInput),
-        // The router validated the input against the contract before this cast.
         submitSeeds: (input: OperationInput) =>
           handlers.submitSeeds(input as unknown as Operation.SubmitSeedsInput),
       },

@@ -9,6 +9,7 @@ import { contractServices, serviceClassName, type ContractService } from './cont
 import { goGeneratorDocument } from './go-generator-document';
 import { requireGeneratorJar } from './generator-jar';
 import { bundleServiceDocument } from './spec-bundler';
+import { typescriptGeneratorDocument } from './typescript-generator-document';
 
 /** The files rendered from templates/typescript-contract for every service. */
 export const templateOutputs = [
@@ -68,7 +69,7 @@ export async function generateContractCode(
     const configPaths = contractServices.flatMap((service) => {
       const document = documents.get(service)!;
       const specPath = join(workDirectory, `${service}.openapi.json`);
-      writeFileSync(specPath, JSON.stringify(document));
+      writeFileSync(specPath, JSON.stringify(typescriptGeneratorDocument(document)));
       const goSpecPath = join(workDirectory, `${service}.go.openapi.json`);
       writeFileSync(goSpecPath, JSON.stringify(goGeneratorDocument(document)));
       return [

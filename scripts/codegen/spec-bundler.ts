@@ -24,8 +24,8 @@ export function bundleServiceDocument(openapiDirectory: string, service: string)
   const pulled = new Map<string, unknown>(); // "schemas/Name" → copied component
   const pending: string[] = [];
 
-  const rewrite = (node: unknown, isInsideShared: boolean): unknown => {
-    if (Array.isArray(node)) return node.map((item) => rewrite(item, isInsideShared));
+  const rewrite = (node: unknown, { isInsideShared }: { isInsideShared: boolean }): unknown => {
+    if (Array.isArray(node)) return node.map((item) => rewrite(item, { isInsideShared }));
     if (node === null || typeof node !== 'object') return node;
     const result: JsonObject = {};
     for (const [key, value] of Object.entries(node as JsonObject)) {
@@ -37,19 +37,19 @@ export function bundleServiceDocument(openapiDirectory: string, service: string)
           continue;
         }
       }
-      result[key] = rewrite(value, isInsideShared);
+      result[key] = rewrite(value, { isInsideShared });
     }
     return result;
   };
 
-  const bundled = rewrite(document, false) as JsonObject;
+  const bundled = rewrite(document, { isInsideShared: false }) as JsonObject;
   while (pending.length > 0) {
     const key = pending.shift() as string;
     const [kind, name] = key.split('/');
     const source = sharedComponents[kind]?.[name];
     if (source === undefined)
       throw new Error(`${service}.yaml references missing ${sharedFile}#/components/${key}`);
-    pulled.set(key, rewrite(source, true));
+    pulled.set(key, rewrite(source, { isInsideShared: true }));
   }
 
   const bundledComponents = (bundled.components ?? {}) as Record<string, JsonObject>;

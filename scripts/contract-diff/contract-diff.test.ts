@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { REPOSITORY_ROOT, RepositoryCopy } from '../gate/gate-test-support';
 import { formatChange, type ContractChange } from './breaking-change';
 import { diffContract } from './contract-diff';
@@ -17,6 +19,8 @@ const oasdiffBinary = locateOasdiff(REPOSITORY_ROOT);
 class ContractCopy extends RepositoryCopy {
   constructor() {
     super(REPOSITORY_ROOT, ['CONTRACT.md', 'openapi']);
+    // The repository's own frozen versions are history; the copy's only baseline is itself.
+    rmSync(join(this.root, 'openapi', 'frozen'), { recursive: true, force: true });
     writeFrozenContract(this.root, 'v1', () => new Date('2026-12-01T00:00:00Z'));
   }
 

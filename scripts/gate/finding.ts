@@ -10,10 +10,6 @@ export const RULE_IDS = [
 
 export type RuleId = (typeof RULE_IDS)[number];
 
-export function isRuleId(value: string): value is RuleId {
-  return (RULE_IDS as readonly string[]).includes(value);
-}
-
 /** A place in a file of the repository; `file` is relative to the root, with `/` separators. */
 export interface SourceLocation {
   file: string;

@@ -127,9 +127,9 @@ class ServiceKeyChecker {
   run(): Finding[] {
     const visit = (node: ts.Node): void => {
       if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
-        this.#checkKeyText(node, node.text, true);
+        this.#checkKeyText(node, node.text, { isComplete: true });
       } else if (ts.isTemplateHead(node)) {
-        this.#checkKeyText(node, node.text, false);
+        this.#checkKeyText(node, node.text, { isComplete: false });
       } else if (ts.isCallExpression(node)) {
         this.#checkCall(node);
       }
@@ -146,7 +146,7 @@ class ServiceKeyChecker {
   }
 
   /** `isComplete`: the whole key is literal (not just the head of a template). */
-  #checkKeyText(node: ts.Node, text: string, isComplete: boolean): void {
+  #checkKeyText(node: ts.Node, text: string, { isComplete }: { isComplete: boolean }): void {
     if (text.startsWith(`${RESERVED_PREFIX}:`)) {
       this.#report(
         node,

@@ -18,9 +18,9 @@ import {
   type DownloaderProcess,
 } from './testing/downloader-process-harness';
 
-// The downloader as its own process and the two ways it ends: SIGTERM (graceful — renders in
-// flight finish and are reported) and SIGKILL (Chromium must die with it, and no profile may be
-// left behind in /tmp).
+// The downloader as its own process and the ways it ends: SIGTERM (graceful — renders in
+// flight finish and are reported), SIGKILL (Chromium must die with it, and no profile may be
+// left behind in /tmp), and SIGINT (Ctrl-C in `make run`: it says so, like the other services).
 let site: DemoSite;
 let scheduler: FakeScheduler;
 const started: DownloaderProcess[] = [];
@@ -157,4 +157,21 @@ test('kill -9 takes every Chromium process along at once; its profile, kept unde
   // A graceful stop removes the profile of the browser it closed, and Chromium's TMPDIR.
   expect(readdirSync(profileRoot)).toEqual([]);
   expect(existsSync(temporaryDirectory as string)).toBe(false);
+}, 60_000);
+
+test('Ctrl-C (SIGINT) logs "shutting down" with its reason, then "stopped", and exits 0', async () => {
+  const downloader = await startDownloader();
+  const { child, logLines } = downloader.process;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  child.kill('SIGINT');
+  expect(await exited).toBe(0);
+  await waitUntil(() => logLines.some((line) => line.msg === 'stopped'), 5000);
+  const messages = logLines.map((line) => line.msg);
+  expect(logLines.find((line) => line.msg === 'shutting down')).toMatchObject({
+    service: 'downloader',
+    reason: 'SIGINT',
+  });
+  expect(messages.indexOf('stopped')).toBeGreaterThan(messages.indexOf('shutting down'));
 }, 60_000);

@@ -14,6 +14,7 @@ import {
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
 import type { ConsumerTokenBook } from './consumers/consumer-token-book';
 import { createSamplerAuthenticator } from './consumers/sampler-authenticator';
+import { DownloaderPageFetcher } from './downloader-edge/downloader-page-fetcher';
 import { createSamplerHandlers } from './handlers';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
 import type { ListCandidates } from './queue/sampling-loop';
@@ -140,5 +141,8 @@ function defaultDomainSampler(
     onAnswer: countUnknownAnswerFields(downloaderContract, metrics),
   });
   // No policy file: the procedure's own calibrated defaults.
-  return new SamplingProcedure({ downloader, policy: settings.samplingPolicy });
+  return new SamplingProcedure({
+    downloader: new DownloaderPageFetcher(downloader),
+    policy: settings.samplingPolicy,
+  });
 }

@@ -118,9 +118,16 @@ describe('rules, seeds, links and domain candidates', () => {
       try {
         const { rules } = openFrontierTables(openServiceKeyspace('scheduler', backend));
         const stored = await rules.get('news.example');
+        // Every contract field, the v2 ones included (null here: a v1 rule, read as render).
         expect(Object.keys(stored ?? {}).sort()).toEqual(
-          [...Object.keys(ruleFor('news.example')), 'received_at'].sort(),
+          [
+            ...Object.keys(ruleFor('news.example')),
+            'render_strategy',
+            'api_endpoint',
+            'received_at',
+          ].sort(),
         );
+        expect(stored).toMatchObject({ render_strategy: null, api_endpoint: null });
       } finally {
         await backend.close();
       }

@@ -1,13 +1,8 @@
 import { urlHash } from '../common/url';
-import { launchTestBrowser } from '../common/testing/launch-test-browser';
 import { ruleFor } from './testing/contract-fixtures';
 import { seedUrls } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
-import {
-  startTestScheduler,
-  TEST_SCHEDULER_TOKEN,
-  type TestScheduler,
-} from './testing/scheduler-test-harness';
+import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
 
 describe('the operator view', () => {
   let scheduler: TestScheduler;
@@ -80,63 +75,4 @@ describe('the operator view', () => {
       scheduler.client.getUrlTask({ url_hash: urlHash('https://never.example/') }),
     ).rejects.toMatchObject({ status: 404, errorCode: 'url_task_not_found' });
   });
-
-  it('serves a page with what an operator needs, under strict headers, without any data or secret', async () => {
-    const response = await fetch(`${scheduler.url}/operator`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    const html = await response.text();
-    for (const text of [
-      'Scheduler — URL frontier',
-      'Queue depth by state',
-      'Reports in the last 24 h',
-      'live leases',
-      'leases expired and reclaimed (24 h)',
-      'next probe',
-      'Scheduler token (SCHEDULER_TOKEN)',
-      '/operator#token=…',
-      '<script src="/operator/operator-page.js"></script>',
-    ]) {
-      expect(html).toContain(text);
-    }
-    expect(html).not.toContain(TEST_SCHEDULER_TOKEN);
-
-    const script = await (await fetch(`${scheduler.url}/operator/operator-page.js`)).text();
-    expect(script).toContain("'/v1/operator/frontier-summary?limit='");
-    expect(script).toContain('sessionStorage');
-    expect(script).toContain("Authorization: 'Bearer ' + token");
-    expect(script).not.toContain('innerHTML');
-    expect((await fetch(`${scheduler.url}/operator/operator-page.css`)).status).toBe(200);
-  });
-
-  it('renders the tables in a browser from a token in the URL fragment, and forgets the fragment', async () => {
-    const browser = await launchTestBrowser();
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${scheduler.url}/operator#token=${TEST_SCHEDULER_TOKEN}`);
-      await page.waitForFunction(
-        () => document.querySelectorAll('#domain-table tbody tr').length === 2,
-        { timeout: 10_000 },
-      );
-      const view = await page.evaluate(() => ({
-        location: window.location.href,
-        liveLeases: document.getElementById('live-lease-count')?.textContent,
-        domains: Array.from(document.querySelectorAll('#domain-table tbody tr'), (row) =>
-          Array.from(row.querySelectorAll('td'), (cell) => cell.textContent),
-        ),
-        states: Array.from(
-          document.querySelectorAll('#url-state-table tbody tr'),
-          (row) => row.textContent,
-        ),
-      }));
-      expect(view.location).not.toContain('token');
-      expect(view.liveLeases).toBe('1');
-      expect(view.domains[0]).toEqual(['news.example', 'csr', '2', '1', 'healthy', '–']);
-      expect(view.states).toContain('waiting_for_rule1');
-    } finally {
-      await browser.close();
-    }
-  }, 30_000);
 });

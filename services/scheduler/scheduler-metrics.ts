@@ -23,7 +23,7 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
   readonly #reportResults: Counter<'fetch_status'>;
   readonly #staleReports: Counter;
   readonly #reclaimedLeases: Counter;
-  readonly #parkedUrls: Counter<'park_reason'>;
+  readonly #parkedUrls: Counter<'park_reason' | 'fail_reason'>;
   readonly #links: Counter<'outcome'>;
   readonly #probes: Counter<'outcome'>;
   readonly #pauses: Counter<'pause_reason'>;
@@ -48,9 +48,11 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       'scheduler_reclaimed_lease_total',
       'Leases reclaimed after expiry (their downloader crashed, hung or reported late).',
     );
-    this.#parkedUrls = counter('scheduler_parked_url_total', 'URLs parked as failed, by reason.', [
-      'park_reason',
-    ]);
+    this.#parkedUrls = counter(
+      'scheduler_parked_url_total',
+      'URLs parked as failed, by reason and the last fail_reason ("none" when there was none).',
+      ['park_reason', 'fail_reason'],
+    );
     this.#links = counter(
       'scheduler_link_total',
       'Links of applied reports, by what became of them.',
@@ -119,7 +121,10 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       previous?.url_state !== 'failed' &&
       next.park_reason !== null
     ) {
-      this.#parkedUrls.inc({ park_reason: next.park_reason });
+      this.#parkedUrls.inc({
+        park_reason: next.park_reason,
+        fail_reason: next.fail_reason ?? 'none',
+      });
     }
   }
 

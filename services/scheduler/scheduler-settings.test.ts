@@ -33,5 +33,17 @@ describe('scheduler settings', () => {
     expect(settings.recrawl.maxAttemptCount).toBe(5);
     expect(settings.taskTimeoutMs).toBe(30000);
     expect(settings.health.xhrThrottledRatio).toBe(0.3);
+    expect(settings.apiLinkRenderIntervalSeconds).toBe(604_800); // 7 days
+  });
+
+  it('takes an api link-render interval from 0 (render every time) up, and refuses a negative one', () => {
+    const fromEnvironment = parse([], { SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS: '0' });
+    expect(frontierSettingsOf(fromEnvironment).apiLinkRenderIntervalSeconds).toBe(0);
+    expect(parse(['--api-link-render-interval-seconds', '3600']).apiLinkRenderIntervalSeconds).toBe(
+      3600,
+    );
+    expect(() => parse(['--api-link-render-interval-seconds', '-1'])).toThrow(
+      /--api-link-render-interval-seconds \/ SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS must be a whole number from 0/,
+    );
   });
 });

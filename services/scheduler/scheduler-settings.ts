@@ -38,6 +38,13 @@ export const SCHEDULER_SETTINGS = {
     parseAs.wholeNumber(1000, 120_000),
     30_000,
   ),
+  apiLinkRenderIntervalSeconds: setting(
+    '--api-link-render-interval-seconds <seconds>',
+    'SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS',
+    "age of an api domain URL's last render before it is leased as render again (0: always render)",
+    parseAs.wholeNumber(0, 365 * DAY_SECONDS),
+    7 * DAY_SECONDS,
+  ),
   maxAttemptCount: setting(
     '--max-attempt-count <count>',
     'SCHEDULER_MAX_ATTEMPT_COUNT',
@@ -214,6 +221,7 @@ export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSett
   return {
     domainInFlightCap: values.domainInFlightCap,
     taskTimeoutMs: values.taskTimeoutMs,
+    apiLinkRenderIntervalSeconds: values.apiLinkRenderIntervalSeconds,
     recrawl: {
       maxAttemptCount: values.maxAttemptCount,
       retryBackoffSeconds: values.retryBackoffSeconds,

@@ -8,7 +8,7 @@ import {
   ContractHttpError,
   TooManyRequestsError,
 } from '../../../services/common/contract-runtime/client-errors';
-import { sleep } from '../../../services/common/contract-runtime/retry-backoff';
+import { sleep } from '../../../services/common/backoff/abortable-sleep';
 import {
   startServiceProcess,
   StartedServiceProcess,

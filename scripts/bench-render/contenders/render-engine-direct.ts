@@ -1,6 +1,6 @@
 import { DestinationPolicy } from '../../../services/downloader/egress/destination-policy';
 import { refuseNameLookup } from '../../../services/downloader/egress/egress-test-support';
-import { RenderEngine } from '../../../services/downloader/rendering';
+import { RenderEngine } from '../../../services/downloader/rendering/render-engine';
 import {
   CHROMIUM_PATH,
   QUIET_WINDOW_CAP_MS,

@@ -1,7 +1,8 @@
 import { ContractHttpError, ContractTransportError, TooManyRequestsError } from './client-errors';
 import type { HttpMethod, RetryPolicy } from './operation-definition';
 import { deadlineBoundedPauseMs, PeerReachability } from './peer-reachability';
-import { backoffDelayMs, sleep } from './retry-backoff';
+import { sleep } from '../backoff/abortable-sleep';
+import { backoffDelay } from '../backoff/exponential-backoff';
 
 export interface ContractClientOptions {
   /** e.g. http://127.0.0.1:7101 */
@@ -106,10 +107,13 @@ export class ContractClient {
         outcome.retryAfterSeconds !== undefined
           ? outcome.retryAfterSeconds * 1000
           : deadlineBoundedPauseMs(
-              backoffDelayMs(
-                attemptNumber,
-                this.options.initialBackoffMs,
-                this.options.maximumBackoffMs,
+              // Full jitter: many downloaders that lost the scheduler at once must not retry
+              // in lockstep.
+              Math.round(
+                backoffDelay(
+                  { initial: this.options.initialBackoffMs, cap: this.options.maximumBackoffMs },
+                  { doublingCount: attemptNumber - 1, jitter: 'full' },
+                ),
               ),
               callOptions.retryDeadlineAtMs,
               Date.now(),

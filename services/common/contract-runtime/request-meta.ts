@@ -10,3 +10,11 @@ export interface RequestMeta {
   /** A child logger bound to the request id and operation. */
   log: Logger;
 }
+
+/**
+ * `T` as a handler receives it: the fields `K` carry a contract default, which the router's
+ * validator (ajv `useDefaults`) filled in, so they are present even when the caller left them out.
+ */
+export type WithDefaults<T, K extends keyof T> = Omit<T, K> & {
+  [Field in K]-?: Exclude<T[Field], undefined>;
+};

@@ -8,7 +8,8 @@
  *
  * The page's document must have: #status, #token-form with #token-input, #view, #refresh-button,
  * #auto-refresh, #forget-button. `OperatorPage.start({ tokenKey, askText, refresh })` wires them;
- * `refresh(page)` fetches with `page.getJson(path)` and renders.
+ * `refresh(page)` fetches with `page.getJson(path)` (or `page.send(method, path, body)` for
+ * actions) and renders with `page.fillTable`, the one table renderer of every operator page.
  */
 export const OPERATOR_PAGE_TOOLKIT_SCRIPT = `'use strict';
 var OperatorPage = (function () {
@@ -32,30 +33,35 @@ var OperatorPage = (function () {
     return sessionStorage.getItem(tokenKey);
   }
 
-  function fillTable(id, rows, columns, rowAttributes) {
+  // The one table renderer. columns: [{ value(item) → text, className: string | (item) → string,
+  // append(cell, item) to add elements such as buttons }]. options: { rowAttributes(item) → object,
+  // emptyText }. An empty list gets one row saying so, spanning every column.
+  function fillTable(id, rows, columns, options) {
+    var settings = options || {};
     var body = byId(id).querySelector('tbody');
     body.replaceChildren();
     if (rows.length === 0) {
       var empty = document.createElement('tr');
-      var td = document.createElement('td');
-      td.textContent = 'nothing to show';
-      td.className = 'empty';
-      td.colSpan = columns.length;
-      empty.appendChild(td);
+      var note = document.createElement('td');
+      note.textContent = settings.emptyText || 'nothing to show';
+      note.className = 'empty';
+      note.colSpan = columns.length;
+      empty.appendChild(note);
       body.appendChild(empty);
       return;
     }
     rows.forEach(function (item) {
       var tr = document.createElement('tr');
-      if (rowAttributes) {
-        var attributes = rowAttributes(item);
+      if (settings.rowAttributes) {
+        var attributes = settings.rowAttributes(item);
         Object.keys(attributes).forEach(function (name) { tr.setAttribute(name, attributes[name]); });
       }
       columns.forEach(function (column) {
         var cell = document.createElement('td');
-        cell.textContent = column.value(item);
+        if (column.value) cell.textContent = column.value(item);
         var className = typeof column.className === 'function' ? column.className(item) : column.className;
         if (className) cell.className = className;
+        if (column.append) column.append(cell, item);
         tr.appendChild(cell);
       });
       body.appendChild(tr);
@@ -74,22 +80,40 @@ var OperatorPage = (function () {
       number: number,
       percent: percent,
       setStatus: setStatus,
-      getJson: function (path) {
-        var token = sessionStorage.getItem(options.tokenKey);
-        return fetch(path, {
-          headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' },
+      // Any call with the token; resolves { status, body, retryAfter } whatever the status (only
+      // a network failure rejects), so a page can show a 429 or a 400 as the answer it is.
+      send: function (method, path, body) {
+        var init = {
+          method: method,
+          headers: { Authorization: 'Bearer ' + sessionStorage.getItem(options.tokenKey), Accept: 'application/json' },
           cache: 'no-store',
-        }).then(function (response) {
-          return response.json().then(function (body) {
-            if (response.status === 401 || response.status === 403) {
-              var refused = new Error('refused');
-              refused.isRefused = true;
-              refused.errorCode = body.error_code;
-              throw refused;
-            }
-            if (!response.ok) throw new Error('answered ' + response.status + ': ' + body.message);
-            return body;
+        };
+        if (body !== undefined) {
+          init.headers['Content-Type'] = 'application/json';
+          init.body = JSON.stringify(body);
+        }
+        return fetch(path, init).then(function (response) {
+          return response.text().then(function (text) {
+            var parsed = null;
+            try { parsed = text ? JSON.parse(text) : null; } catch (error) { parsed = null; }
+            return { status: response.status, body: parsed, retryAfter: response.headers.get('Retry-After') };
           });
+        });
+      },
+      // A GET whose answer the page needs: a refused token and any other failure reject.
+      getJson: function (path) {
+        return page.send('GET', path).then(function (answer) {
+          var body = answer.body || {};
+          if (answer.status === 401 || answer.status === 403) {
+            var refused = new Error('refused');
+            refused.isRefused = true;
+            refused.errorCode = body.error_code;
+            throw refused;
+          }
+          if (answer.status < 200 || answer.status > 299) {
+            throw new Error('answered ' + answer.status + (body.message ? ': ' + body.message : ''));
+          }
+          return answer.body;
         });
       },
     };
@@ -102,8 +126,11 @@ var OperatorPage = (function () {
     }
 
     function refresh() {
-      if (!sessionStorage.getItem(options.tokenKey)) { askForToken(options.askText, false); return; }
-      options.refresh(page).then(function () {
+      if (!sessionStorage.getItem(options.tokenKey)) {
+        askForToken(options.askText, false);
+        return Promise.resolve();
+      }
+      return options.refresh(page).then(function () {
         byId('token-form').hidden = true;
         byId('view').hidden = false;
       }).catch(function (error) {
@@ -134,9 +161,9 @@ var OperatorPage = (function () {
       askForToken('Token forgotten. ' + options.askText, false);
     });
 
+    page.refresh = refresh;
     if (readTokenFromFragment(options.tokenKey)) refresh(); else askForToken(options.askText, false);
     schedule();
-    page.refresh = refresh;
     return page;
   }
 

@@ -20,9 +20,14 @@ export function nodeEntryPoint(pathWithoutExtension: string): NodeEntryPoint {
   };
 }
 
-/** How to start `services/<service>/main`. */
-export function serviceEntryPoint(service: ServiceName): NodeEntryPoint {
-  return nodeEntryPoint(join(__dirname, '..', '..', service, 'main'));
+/**
+ * How to start `services/<service>/main` — of this tree, or of another source tree (the previous
+ * contract's build, which the compatibility test runs).
+ */
+export function serviceEntryPoint(service: ServiceName, sourceRoot?: string): NodeEntryPoint {
+  const servicesDirectory =
+    sourceRoot === undefined ? join(__dirname, '..', '..') : join(sourceRoot, 'services');
+  return nodeEntryPoint(join(servicesDirectory, service, 'main'));
 }
 
 /** True for the structured log line a service prints once its HTTP server listens. */

@@ -31,7 +31,3 @@ export function encodeDocument(document: unknown): Buffer {
 export function decodeDocument<T>(bytes: Buffer): T {
   return JSON.parse(bytes.toString('utf8')) as T;
 }
-
-export function decodeOptionalDocument<T>(bytes: Buffer | undefined): T | undefined {
-  return bytes === undefined ? undefined : decodeDocument<T>(bytes);
-}

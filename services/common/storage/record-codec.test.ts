@@ -1,5 +1,5 @@
 import { Packr } from 'msgpackr';
-import { listOf, recordCodec } from './record-codec';
+import { listOf, recordCodec, recordOf, type RecordFields } from './record-codec';
 import { StorageConventionError } from './storage-errors';
 
 interface LeaseLike {
@@ -11,14 +11,16 @@ interface LeaseLike {
   task_list: Array<{ url_hash: string; domain: string }>;
 }
 
-const codec = recordCodec<LeaseLike>({
+const LEASE_FIELDS: RecordFields<LeaseLike> = {
   lease_id: 'text',
   expires_at: 'time',
   is_stale_lease: 'boolean',
   accepted_count: 'integer',
   etag: 'text?',
   task_list: listOf({ url_hash: 'text', domain: 'text' }),
-});
+};
+
+const codec = recordCodec<LeaseLike>(LEASE_FIELDS);
 
 const lease: LeaseLike = {
   lease_id: 'l-0123456789abcdef',
@@ -77,5 +79,76 @@ describe('record codec', () => {
     expect(codec.decode(older)).toEqual({ ...lease, etag: null, task_list: null });
     const json = Buffer.from(JSON.stringify({ ...lease, lease_state: 'gone' }));
     expect(codec.decode(json)).toEqual(lease);
+  });
+
+  describe('a nested record (recordOf)', () => {
+    interface Mapping {
+      page_url_pattern: string;
+      content_pointer: string;
+      refreshed_at: string | null;
+    }
+    interface WithMapping extends LeaseLike {
+      api_endpoint: Mapping | null;
+    }
+    // The lease's fields with a record appended, as a shape evolves.
+    const nestedCodec = recordCodec<WithMapping>({
+      ...LEASE_FIELDS,
+      api_endpoint: recordOf<Mapping>({
+        page_url_pattern: 'text',
+        content_pointer: 'text',
+        refreshed_at: 'time?',
+      }),
+    });
+    const mapping: Mapping = {
+      page_url_pattern: '^https://a\\.example/(?<id>[0-9]+)$',
+      content_pointer: '',
+      refreshed_at: null,
+    };
+
+    it('reads back the record, or null, in binary and from JSON, and compares deterministically', () => {
+      const withMapping: WithMapping = { ...lease, api_endpoint: mapping };
+      const bytes = nestedCodec.encode(withMapping);
+      expect(nestedCodec.decode(bytes)).toEqual(withMapping);
+      expect(nestedCodec.encodeForComparison({ ...withMapping }).equals(bytes)).toBe(true);
+      expect(nestedCodec.decode(nestedCodec.encode({ ...lease, api_endpoint: null }))).toEqual({
+        ...lease,
+        api_endpoint: null,
+      });
+      const extra = { ...mapping, kept_nowhere: 1 };
+      const json = Buffer.from(JSON.stringify({ ...lease, api_endpoint: extra }));
+      expect(nestedCodec.decode(json)).toEqual(withMapping);
+    });
+
+    it('reads a row written before the record was appended with null there', () => {
+      expect(nestedCodec.decode(codec.encode(lease))).toEqual({ ...lease, api_endpoint: null });
+    });
+
+    it("refuses a record that is not an object or breaks its own fields' declaration", () => {
+      for (const bad of [
+        'text',
+        [mapping],
+        { ...mapping, content_pointer: 7 },
+        { ...mapping, page_url_pattern: null },
+        { ...mapping, refreshed_at: 'yesterday' },
+      ]) {
+        expect(() =>
+          nestedCodec.encode({ ...lease, api_endpoint: bad } as unknown as WithMapping),
+        ).toThrow(StorageConventionError);
+      }
+      expect(() =>
+        nestedCodec.encode({ ...lease, api_endpoint: { ...mapping, content_pointer: 7 } } as never),
+      ).toThrow('field $.api_endpoint.content_pointer must be a string');
+    });
+
+    it('checks the nested declaration against CONVENTION.md too', () => {
+      expect(() =>
+        recordCodec<{ api_endpoint: { contentPointer: string } }>({
+          api_endpoint: recordOf({ contentPointer: 'text' }),
+        }),
+      ).toThrow(/snake_case/);
+      expect(() =>
+        recordCodec<{ endpoint_at: { url: string } }>({ endpoint_at: recordOf({ url: 'text' }) }),
+      ).toThrow(/_at/);
+    });
   });
 });

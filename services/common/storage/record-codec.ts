@@ -20,11 +20,16 @@ import { StorageConventionError } from './storage-errors';
 
 type ScalarKind = 'text' | 'integer' | 'number' | 'boolean' | 'time';
 
-/** A declared field: a scalar kind (`?` = nullable) or a list of records. */
-export type FieldDeclaration = ScalarKind | `${ScalarKind}?` | RecordListDeclaration;
+/** A declared field: a scalar kind (`?` = nullable), a list of records, or a nested record. */
+export type FieldDeclaration =
+  ScalarKind | `${ScalarKind}?` | RecordListDeclaration | NestedRecordDeclaration;
 
 export interface RecordListDeclaration {
   readonly listOf: RecordFields<never>;
+}
+
+export interface NestedRecordDeclaration {
+  readonly recordOf: RecordFields<never>;
 }
 
 /** Every field of `T`, in storage order. */
@@ -33,6 +38,14 @@ export type RecordFields<T> = { readonly [Name in keyof T]-?: FieldDeclaration }
 /** A field holding a list of records (each declared like a document). */
 export function listOf<Element>(fields: RecordFields<Element>): RecordListDeclaration {
   return { listOf: fields as RecordFields<never> };
+}
+
+/**
+ * A field holding one record (declared like a document), or null. Always nullable: a nested record
+ * is what a shape gains later (an appended field), and a row written before it reads back null.
+ */
+export function recordOf<Nested>(fields: RecordFields<Nested>): NestedRecordDeclaration {
+  return { recordOf: fields as RecordFields<never> };
 }
 
 /** A value of each kind, for judging a declaration by the convention's type rules. */
@@ -51,8 +64,10 @@ interface CompiledField {
   name: string;
   isNullable: boolean;
   check: (value: unknown) => string | undefined;
-  /** Only for lists of records. */
+  /** Only for lists of records: each element's record. */
   element?: CompiledRecord;
+  /** Only for a nested record. */
+  nested?: CompiledRecord;
 }
 
 interface CompiledRecord {
@@ -82,6 +97,17 @@ function compile(fields: RecordFields<never>, path: string): CompiledRecord {
   const compiled: CompiledField[] = [];
   for (const [name, declaration] of Object.entries(fields) as Array<[string, FieldDeclaration]>) {
     const fieldPath = `${path}.${name}`;
+    if (typeof declaration === 'object' && 'recordOf' in declaration) {
+      assertConventionalField(name, {}, fieldPath);
+      compiled.push({
+        name,
+        isNullable: true,
+        check: (value) =>
+          typeof value === 'object' && !Array.isArray(value) ? undefined : 'must be an object',
+        nested: compile(declaration.recordOf, fieldPath),
+      });
+      continue;
+    }
     if (typeof declaration === 'object') {
       assertConventionalField(name, [], fieldPath);
       compiled.push({
@@ -120,6 +146,10 @@ function toValues(record: CompiledRecord, document: unknown, path: string): unkn
     if (problem !== undefined) {
       throw new StorageConventionError(`field ${path}.${field.name} ${problem}`);
     }
+    if (field.nested !== undefined) {
+      values[index] = toValues(field.nested, value, `${path}.${field.name}`);
+      continue;
+    }
     values[index] =
       field.element === undefined
         ? value
@@ -130,16 +160,29 @@ function toValues(record: CompiledRecord, document: unknown, path: string): unkn
   return values;
 }
 
+/**
+ * `value` of `field` with `convert` applied to its records: the nested record, or each element of
+ * a list of records. Scalars and nulls pass as they are.
+ */
+function convertRecords<Converted>(
+  field: CompiledField,
+  value: unknown,
+  convert: (record: CompiledRecord, item: never) => Converted,
+): unknown {
+  if (value === null) return null;
+  if (field.nested !== undefined) return convert(field.nested, value as never);
+  if (field.element !== undefined) {
+    const element = field.element;
+    return (value as never[]).map((item) => convert(element, item));
+  }
+  return value;
+}
+
 function toValuesUnchecked(record: CompiledRecord, document: unknown): unknown[] {
   const source = document as Record<string, unknown>;
-  return record.fields.map((field) => {
-    const value = source[field.name] ?? null;
-    return field.element === undefined || value === null
-      ? value
-      : (value as unknown[]).map((item) =>
-          toValuesUnchecked(field.element as CompiledRecord, item),
-        );
-  });
+  return record.fields.map((field) =>
+    convertRecords(field, source[field.name] ?? null, toValuesUnchecked),
+  );
 }
 
 function fromValues(record: CompiledRecord, values: unknown[]): Record<string, unknown> {
@@ -147,10 +190,7 @@ function fromValues(record: CompiledRecord, values: unknown[]): Record<string, u
   for (let index = 0; index < record.fields.length; index += 1) {
     const field = record.fields[index];
     const value = index < values.length ? values[index] : null;
-    document[field.name] =
-      field.element === undefined || value === null
-        ? value
-        : (value as unknown[][]).map((item) => fromValues(field.element as CompiledRecord, item));
+    document[field.name] = convertRecords(field, value, fromValues);
   }
   return document;
 }
@@ -162,13 +202,7 @@ function fromObject(
 ): Record<string, unknown> {
   const document: Record<string, unknown> = {};
   for (const field of record.fields) {
-    const value = source[field.name] ?? null;
-    document[field.name] =
-      field.element === undefined || value === null
-        ? value
-        : (value as Array<Record<string, unknown>>).map((item) =>
-            fromObject(field.element as CompiledRecord, item),
-          );
+    document[field.name] = convertRecords(field, source[field.name] ?? null, fromObject);
   }
   return document;
 }

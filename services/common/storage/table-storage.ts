@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { backoffDelay, type ExponentialBackoff } from '../backoff/exponential-backoff';
 import type { DocumentCodec } from './document-codec';
 import { keySuccessor, prefixEnd } from './key-range';
 import type {
@@ -26,8 +27,8 @@ export const MAX_SCAN_LIMIT = 10_000;
 /** Enough to ride out a burst of writers on one row; more would hide a hot-key design problem. */
 export const DEFAULT_UPDATE_ATTEMPTS = 16;
 
-/** Upper bound of the random pause between later update attempts. */
-const MAX_RETRY_PAUSE_MS = 25;
+/** The random pause between later update attempts, in ms: 1 ms doubling per attempt, at most 25. */
+const CONFLICT_PAUSE: ExponentialBackoff = { initial: 1, cap: 25 };
 
 function assertTtlSeconds(ttlSeconds: number | undefined): void {
   // Whole seconds because TiKV's TTL has second granularity; both backends must behave the same.
@@ -246,7 +247,7 @@ export class TableStorage<T> {
         // Repeated losses mean several writers retry in lockstep (same batch, same region); a
         // short random pause spreads them out. The first retry stays immediate: one competing
         // writer is the common case and `previous` is already fresh.
-        await delay(Math.random() * Math.min(2 ** attempt, MAX_RETRY_PAUSE_MS));
+        await delay(backoffDelay(CONFLICT_PAUSE, { doublingCount: attempt, jitter: 'full' }));
       }
     }
   }

@@ -30,10 +30,12 @@ export async function startServiceProcess(
   readyTimeoutMs = 20_000,
   /** Flags for Node itself, before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
   nodeArgumentList: readonly string[] = [],
+  /** Another source tree to run the service from (default: this one). */
+  sourceRoot?: string,
 ): Promise<StartedServiceProcess> {
   const logLines: Array<Record<string, unknown>> = [];
   let url = '';
-  const entry = serviceEntryPoint(service);
+  const entry = serviceEntryPoint(service, sourceRoot);
   const supervised = await startSupervisedProcess({
     name: service,
     command: entry.command,

@@ -1,13 +1,13 @@
-import type { components } from '../../../generated/downloader';
+import type { components, ProbeUrlInput } from '../../../generated/downloader';
 import type { OriginFetchResult, OriginGateway } from '../fetching/origin-gateway';
 import { formatContractTime } from '../rendering/contract-time';
 import { intervalOf, refusalError, requestTargetOf } from './request-target';
 
-type ProbeRequestBody = components['schemas']['ProbeRequest'];
+/** The request as the router hands it over: validated, the contract's defaults filled in. */
+type ProbeRequestBody = ProbeUrlInput['body'];
 type ProbeResponse = components['schemas']['ProbeResponse'];
 type ProbeFindings = Pick<ProbeResponse, 'has_reached_origin' | 'http_status' | 'health_signal'>;
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const NOT_REACHED: ProbeFindings = {
   has_reached_origin: false,
   http_status: null,
@@ -59,9 +59,9 @@ export class ProbeEntry {
       ...target,
       ...intervalOf(body.min_interval_ms, this.defaultMinIntervalMs),
       entryName: 'probe_endpoint',
-      shouldRender: body.should_render ?? false,
+      shouldRender: body.should_render,
       waitSelector: null,
-      timeoutMs: body.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      timeoutMs: body.timeout_ms,
       shouldCheckRobots: false,
       shouldStore: false,
       admission: { kind: 'immediate', followUpUntilMs: startedAtMs },

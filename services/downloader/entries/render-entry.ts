@@ -1,4 +1,4 @@
-import type { components } from '../../../generated/downloader';
+import type { RenderPageInput } from '../../../generated/downloader';
 import { ContractError, serviceUnavailable } from '../../common/contract-runtime/contract-error';
 import type {
   OriginFetchRequest,
@@ -9,9 +9,9 @@ import { PageObjectStorageError } from '../fetching/page-object-storage-error';
 import type { WebPageObject } from '../fetching/web-page-object-store';
 import { intervalOf, refusalError, requestTargetOf, retryAfterSeconds } from './request-target';
 
-type RenderRequestBody = components['schemas']['RenderRequest'];
+/** The request as the router hands it over: validated, the contract's defaults filled in. */
+type RenderRequestBody = RenderPageInput['body'];
 
-const DEFAULT_TIMEOUT_MS = 30_000;
 /** The render itself always gets at least this long, whatever waiting came first. */
 const MIN_RENDER_MS = 1000;
 
@@ -47,19 +47,19 @@ export class RenderEntry {
   async render(body: RenderRequestBody): Promise<WebPageObject> {
     const arrivedAtMs = Date.now();
     const target = requestTargetOf(body.url);
-    const timeoutMs = body.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = body.timeout_ms;
     const result = await this.fetch({
       ...target,
       ...intervalOf(body.min_interval_ms, this.defaultMinIntervalMs),
       entryName: 'render_endpoint',
-      shouldRender: body.should_render ?? true,
+      shouldRender: body.should_render,
       waitSelector: body.wait_selector?.trim() || null,
       // Read when the fetch starts: time spent on robots.txt and the slot comes out of the budget.
       get timeoutMs() {
         return Math.max(MIN_RENDER_MS, timeoutMs - (Date.now() - arrivedAtMs));
       },
       shouldCheckRobots: true,
-      shouldStore: body.should_store ?? true,
+      shouldStore: body.should_store,
       admission: { kind: 'immediate', followUpUntilMs: arrivedAtMs + timeoutMs / 2 },
     });
     switch (result.kind) {

@@ -1,3 +1,5 @@
+import { OPERATOR_PAGE_BASE_CSS } from '../../common/operator-page/operator-page-toolkit';
+
 /**
  * The downloader's operator page (seed 001). It holds no data and no secret: the script reads the
  * bearer token from the URL fragment (never sent to the server) or a form, keeps it in this tab's
@@ -107,29 +109,15 @@ export const OPERATOR_PAGE_HTML = `<!doctype html>
 </html>
 `;
 
-export const OPERATOR_PAGE_CSS = `
-:root { --ink: #1c2230; --muted: #586070; --line: #e4e7ec; --frame: #d4d8df; --alert: #a3161a; --warn: #8a5a00; }
-*[hidden] { display: none !important; }
-body { margin: 0 auto; padding: 1rem 1.5rem; max-width: 1180px; color: var(--ink); font: 14px/1.45 system-ui, sans-serif; }
-header h1 { margin: 0 0 .2rem; font-size: 1.4rem; }
-main h2, #action-panel h2 { margin: 1.3rem 0 .4rem; font-size: 1.05rem; }
-small, .lead, .note, .hint, .detail { color: var(--muted); font-weight: normal; }
+export const OPERATOR_PAGE_CSS = `${OPERATOR_PAGE_BASE_CSS}
+.lead, .note, .detail { color: #5a6270; }
 .note { max-width: 60rem; }
-.error { color: var(--alert); font-weight: 600; }
-form, .controls { display: flex; flex-wrap: wrap; align-items: center; gap: .6rem; margin-bottom: .8rem; }
+.cards { grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
 form.inline { gap: .3rem; margin: .4rem 0 0; }
 form.inline input { width: 5rem; }
-.hint { flex-basis: 100%; margin: 0; }
-.cards { display: grid; gap: .8rem; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
-.card { display: flex; flex-direction: column; padding: .7rem .9rem; border: 1px solid var(--frame); border-radius: 6px; }
-.figure { font-size: 1.6rem; font-weight: 600; }
-table { width: 100%; border-collapse: collapse; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-th { background: #f4f6f9; font-weight: 600; }
-.number { text-align: right; font-variant-numeric: tabular-nums; }
-.state-over_limit { color: var(--warn); font-weight: 600; }
-.state-backing_off, .state-paused { color: var(--alert); font-weight: 600; }
+.state-over_limit { color: #8a5a00; font-weight: 600; }
+.state-backing_off, .state-paused, .error { color: #a4161a; font-weight: 600; }
 td.actions button { margin-right: .3rem; }
-#action-panel { margin-top: 1rem; padding: .4rem 1rem; border: 1px solid var(--frame); border-radius: 6px; }
+#action-panel { margin-top: 1rem; padding: .4rem 1rem; border: 1px solid #d5d9e0; border-radius: 6px; }
 #action-url { min-width: 24rem; }
 `;

@@ -1,12 +1,13 @@
+import { OPERATOR_PAGE_TOOLKIT_SCRIPT } from '../../common/operator-page/operator-page-toolkit';
+
 /**
- * The operator page's script, served as a file (the page's CSP allows only same-origin scripts).
- * It builds every cell with textContent — no HTML is ever parsed from data. Row actions call
- * POST /v1/render and POST /v1/probe with the domain's recorded interval; the page has no input
- * that could set, let alone lower, an interval.
+ * The downloader operator page's own script, after the shared toolkit (token, refresh, tables).
+ * Every cell is text — no HTML is ever parsed from data. Row actions call POST /v1/render and
+ * POST /v1/probe with the domain's recorded interval; the page has no input that could set, let
+ * alone lower, an interval.
  */
-export const OPERATOR_PAGE_SCRIPT = `'use strict';
+const DOWNLOADER_PAGE_SCRIPT = `
 (function () {
-  var TOKEN_KEY = 'downloader-operator-token';
   var SOURCE_LABELS = {
     lease_message: 'lease message',
     caller_value: "caller's value",
@@ -46,57 +47,13 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     probe_endpoint: "Never 429. Being held back by our own limit is not the origin's fault."
   };
 
-  var byId = function (id) { return document.getElementById(id); };
-  var token = null;
   var afterDomain = null;
-  var timer = null;
   var pendingAction = null;
+  var page = null; // the toolkit's page object, once started
 
-  function readToken() {
-    var match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
-    if (match) {
-      sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1]));
-      // The fragment never reaches the server; drop it from the address bar and history too.
-      history.replaceState(null, '', window.location.pathname + window.location.search);
-    }
-    return sessionStorage.getItem(TOKEN_KEY);
-  }
-
-  function setStatus(text, isError) {
-    var status = byId('status');
-    status.textContent = text;
-    status.className = isError ? 'error' : '';
-  }
-
-  function call(method, path, body) {
-    var init = { method: method, headers: { Authorization: 'Bearer ' + token, Accept: 'application/json' } };
-    if (body !== undefined) {
-      init.headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body);
-    }
-    return fetch(path, init).then(function (response) {
-      return response.text().then(function (text) {
-        var parsed = null;
-        try { parsed = text ? JSON.parse(text) : null; } catch (error) { parsed = null; }
-        return { status: response.status, body: parsed, retryAfter: response.headers.get('Retry-After') };
-      });
-    });
-  }
-
-  function cell(row, text, className) {
-    var td = document.createElement('td');
-    td.textContent = text;
-    if (className) td.className = className;
-    row.appendChild(td);
-    return td;
-  }
-
+  function byId(id) { return document.getElementById(id); }
   function number(value) { return Number(value).toLocaleString('en-US'); }
-
-  function showToken(isVisible) {
-    byId('token-form').hidden = !isVisible;
-    byId('view').hidden = isVisible;
-  }
+  function wholePercent(ratio) { return ratio === null ? '–' : Math.round(ratio * 100) + ' %'; }
 
   function renderSummary(summary) {
     byId('domain-count').textContent = number(summary.domain_count);
@@ -109,7 +66,6 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     if (document.activeElement !== brake) brake.value = String(summary.max_concurrent_count);
   }
 
-  function percent(ratio) { return ratio === null ? '–' : Math.round(ratio * 100) + ' %'; }
   function gibibytes(bytes) { return bytes === null ? '–' : (bytes / 1073741824).toFixed(1) + ' GiB'; }
 
   function renderPagePool(pool) {
@@ -122,9 +78,9 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     byId('pool-reason').textContent = POOL_REASON_LABELS[pool.pool_size_reason] || pool.pool_size_reason;
     byId('pool-change').textContent = pool.last_changed_at === null ? '–'
       : pool.previous_page_count + ' → ' + pool.page_count + ' at ' + pool.last_changed_at;
-    byId('pool-machine-busy').textContent = percent(pool.machine_busy_ratio);
-    byId('pool-measures').textContent = 'downloader ' + percent(pool.downloader_busy_ratio) +
-      ' of all cores, waiting for a core ' + percent(pool.processor_wait_ratio) +
+    byId('pool-machine-busy').textContent = wholePercent(pool.machine_busy_ratio);
+    byId('pool-measures').textContent = 'downloader ' + wholePercent(pool.downloader_busy_ratio) +
+      ' of all cores, waiting for a core ' + wholePercent(pool.processor_wait_ratio) +
       '; memory available ' + gibibytes(pool.memory_available_byte_count) +
       ', downloader ' + gibibytes(pool.downloader_memory_byte_count) +
       '; event loop ' + (pool.event_loop_delay_ms === null ? '–' : pool.event_loop_delay_ms + ' ms');
@@ -148,72 +104,50 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
   }
 
   function renderDomains(view) {
-    var body = byId('domain-table').querySelector('tbody');
-    body.textContent = '';
-    view.domain_list.forEach(function (row) {
-      var tr = document.createElement('tr');
-      tr.setAttribute('data-domain', row.domain);
-      cell(tr, row.domain);
-      cell(tr, number(row.min_interval_ms), 'number');
-      cell(tr, SOURCE_LABELS[row.interval_source] || row.interval_source);
-      cell(tr, row.last_request_at || '—');
-      cell(tr, number(row.in_flight_count), 'number');
-      cell(tr, number(row.request_count), 'number');
-      cell(tr, stateText(row), 'state-' + row.rate_limit_state);
-      var actions = cell(tr, '', 'actions');
-      actions.appendChild(actionButton('Render', 'render', row));
-      actions.appendChild(actionButton('Probe', 'probe', row));
-      body.appendChild(tr);
+    page.fillTable('domain-table', view.domain_list, [
+      { value: function (row) { return row.domain; } },
+      { value: function (row) { return number(row.min_interval_ms); }, className: 'number' },
+      { value: function (row) { return SOURCE_LABELS[row.interval_source] || row.interval_source; } },
+      { value: function (row) { return row.last_request_at || '—'; } },
+      { value: function (row) { return number(row.in_flight_count); }, className: 'number' },
+      { value: function (row) { return number(row.request_count); }, className: 'number' },
+      { value: stateText, className: function (row) { return 'state-' + row.rate_limit_state; } },
+      {
+        className: 'actions',
+        append: function (cell, row) {
+          cell.appendChild(actionButton('Render', 'render', row));
+          cell.appendChild(actionButton('Probe', 'probe', row));
+        },
+      },
+    ], {
+      rowAttributes: function (row) { return { 'data-domain': row.domain }; },
+      emptyText: 'No domain requested within the last 24 hours.',
     });
-    if (view.domain_list.length === 0) {
-      var empty = document.createElement('tr');
-      var td = cell(empty, 'No domain requested within the last 24 hours.');
-      td.colSpan = 8;
-      body.appendChild(empty);
-    }
     byId('next-page-button').hidden = view.next_after_domain === null;
-    byId('next-page-button').onclick = function () { afterDomain = view.next_after_domain; refresh(); };
+    byId('next-page-button').onclick = function () { afterDomain = view.next_after_domain; page.refresh(); };
     byId('first-page-button').hidden = afterDomain === null;
   }
 
   function renderEntries(view) {
-    var body = byId('entry-table').querySelector('tbody');
-    body.textContent = '';
-    view.entry_list.forEach(function (row) {
-      var tr = document.createElement('tr');
-      tr.setAttribute('data-entry', row.entry_name);
-      cell(tr, ENTRY_LABELS[row.entry_name] || row.entry_name);
-      cell(tr, BEHAVIOR_LABELS[row.over_limit_behavior] || row.over_limit_behavior);
-      cell(tr, number(row.over_limit_count), 'number');
-      cell(tr, ENTRY_REASONS[row.entry_name] || '');
-      body.appendChild(tr);
-    });
+    page.fillTable('entry-table', view.entry_list, [
+      { value: function (row) { return ENTRY_LABELS[row.entry_name] || row.entry_name; } },
+      { value: function (row) { return BEHAVIOR_LABELS[row.over_limit_behavior] || row.over_limit_behavior; } },
+      { value: function (row) { return number(row.over_limit_count); }, className: 'number' },
+      { value: function (row) { return ENTRY_REASONS[row.entry_name] || ''; } },
+    ], { rowAttributes: function (row) { return { 'data-entry': row.entry_name }; } });
   }
 
-  function refresh() {
+  function load(current) {
+    page = current;
     var query = '?limit=100' + (afterDomain ? '&after_domain=' + encodeURIComponent(afterDomain) : '');
-    return call('GET', '/v1/operator/domain-runtime' + query).then(function (answer) {
-      if (answer.status === 401) {
-        sessionStorage.removeItem(TOKEN_KEY);
-        token = null;
-        showToken(true);
-        setStatus('The token was not accepted; enter it again.', true);
-        return;
-      }
-      if (answer.status !== 200) {
-        setStatus('Could not load the view: ' + answer.status + ' ' + ((answer.body && answer.body.message) || ''), true);
-        return;
-      }
-      showToken(false);
-      renderSummary(answer.body.summary);
-      renderDomains(answer.body);
-      renderEntries(answer.body);
-      setStatus('Updated ' + answer.body.summary.generated_at + ' (window ' + answer.body.summary.window_seconds / 3600 + ' h).', false);
-      return call('GET', '/v1/operator/page-pool').then(function (pool) {
+    return page.getJson('/v1/operator/domain-runtime' + query).then(function (view) {
+      renderSummary(view.summary);
+      renderDomains(view);
+      renderEntries(view);
+      page.setStatus('Updated ' + view.summary.generated_at + ' (window ' + view.summary.window_seconds / 3600 + ' h).', false);
+      return page.send('GET', '/v1/operator/page-pool').then(function (pool) {
         if (pool.status === 200) renderPagePool(pool.body);
       });
-    }).catch(function (error) {
-      setStatus('Could not reach the downloader: ' + error.message, true);
     });
   }
 
@@ -260,10 +194,10 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
     var result = byId('action-result');
     result.textContent = 'Sending…';
     result.className = '';
-    call('POST', action.kind === 'render' ? '/v1/render' : '/v1/probe', body).then(function (answer) {
+    page.send('POST', action.kind === 'render' ? '/v1/render' : '/v1/probe', body).then(function (answer) {
       result.textContent = describeAnswer(action.kind, answer);
       result.className = answer.status === 200 ? '' : 'error';
-      return refresh();
+      return page.refresh();
     }).catch(function (error) {
       result.textContent = 'Could not reach the downloader: ' + error.message;
       result.className = 'error';
@@ -273,51 +207,29 @@ export const OPERATOR_PAGE_SCRIPT = `'use strict';
   function applyBrake(event) {
     event.preventDefault();
     var value = Number(byId('brake-input').value);
-    call('PUT', '/v1/operator/concurrency-config', { max_concurrent_count: value }).then(function (answer) {
+    page.send('PUT', '/v1/operator/concurrency-config', { max_concurrent_count: value }).then(function (answer) {
       if (answer.status !== 200) {
-        setStatus('max_concurrent_count not changed: ' + ((answer.body && answer.body.message) || answer.status), true);
+        page.setStatus('max_concurrent_count not changed: ' + ((answer.body && answer.body.message) || answer.status), true);
         return;
       }
       byId('brake-input').blur();
-      return refresh();
+      return page.refresh();
     });
   }
 
-  function schedule() {
-    clearInterval(timer);
-    if (byId('auto-refresh').checked) timer = setInterval(refresh, 5000);
-  }
-
-  byId('token-form').addEventListener('submit', function (event) {
-    event.preventDefault();
-    token = byId('token-input').value.trim();
-    sessionStorage.setItem(TOKEN_KEY, token);
-    byId('token-input').value = '';
-    refresh();
+  page = OperatorPage.start({
+    tokenKey: 'downloader-operator-token',
+    askText: 'Enter the downloader token to see the rate limit.',
+    refresh: load,
   });
-  byId('refresh-button').addEventListener('click', refresh);
-  byId('forget-button').addEventListener('click', function () {
-    sessionStorage.removeItem(TOKEN_KEY);
-    token = null;
-    showToken(true);
-    setStatus('Token forgotten.', false);
-  });
-  byId('first-page-button').addEventListener('click', function () { afterDomain = null; refresh(); });
-  byId('auto-refresh').addEventListener('change', schedule);
+  byId('first-page-button').addEventListener('click', function () { afterDomain = null; page.refresh(); });
   byId('action-form').addEventListener('submit', sendAction);
   byId('action-cancel').addEventListener('click', function () {
     pendingAction = null;
     byId('action-panel').hidden = true;
   });
   byId('brake-form').addEventListener('submit', applyBrake);
-
-  token = readToken();
-  if (token) {
-    refresh();
-  } else {
-    showToken(true);
-    setStatus('Enter the downloader token to see the rate limit.', false);
-  }
-  schedule();
 })();
 `;
+
+export const OPERATOR_PAGE_SCRIPT = OPERATOR_PAGE_TOOLKIT_SCRIPT + DOWNLOADER_PAGE_SCRIPT;

@@ -3,6 +3,13 @@ import { DemoSite, startDemoSite } from '../../../scripts/demo-site/demo-site';
 import { ContractHttpError } from '../../common/contract-runtime/client-errors';
 import { launchTestBrowser } from '../../common/testing/launch-test-browser';
 import {
+  expectTokenRefusedThenForgotten,
+  openOperatorPage,
+  rowCells as rowCellsOfPage,
+  textOf as textOfPage,
+} from '../../common/testing/operator-page-browser';
+import { takeOperatorScreenshot } from '../../common/testing/operator-page-screenshot';
+import {
   startTestDownloader,
   TEST_DOWNLOADER_TOKEN,
   waitUntil,
@@ -13,6 +20,7 @@ import {
 // to the downloader's loopback page directly) after some traffic through entries B and C.
 let site: DemoSite;
 let downloader: TestDownloader;
+let idle: TestDownloader;
 let browser: Browser;
 let page: Page;
 
@@ -36,6 +44,7 @@ beforeAll(async () => {
   await client.probeUrl({ url: `${site.baseUrls[0]}/`, min_interval_ms: 8000 });
   // No min_interval_ms: the global default (1000 ms), recorded as such.
   await client.renderPage({ url: `${site.baseUrls[1]}/about`, should_store: false });
+  idle = await startTestDownloader({ allowDestinations: site.hosts });
   // The page is on the downloader's loopback address; nothing else resolves.
   browser = await launchTestBrowser(['127.0.0.1']);
   page = await browser.newPage();
@@ -46,26 +55,17 @@ beforeAll(async () => {
       timeout: 10_000,
     },
   );
-}, 60_000);
+}, 90_000);
 
 afterAll(async () => {
   await browser?.close();
   await downloader?.dispose();
+  await idle?.dispose();
   await site?.stop();
 });
 
-const textOf = (selector: string) =>
-  page.$eval(selector, (element) => (element.textContent ?? '').replace(/\s+/g, ' ').trim());
-
-function rowCells(selector: string): Promise<string[][]> {
-  return page.$$eval(selector, (rows) =>
-    rows.map((row) =>
-      [...row.querySelectorAll('td')].map((cell) =>
-        (cell.textContent ?? '').replace(/\s+/g, ' ').trim(),
-      ),
-    ),
-  );
-}
+const textOf = (selector: string) => textOfPage(page, selector);
+const rowCells = (selector: string) => rowCellsOfPage(page, selector);
 
 test('serves a static page without data or secret, under strict headers', async () => {
   const response = await fetch(`${downloader.url}/operator`);
@@ -192,3 +192,48 @@ test('changes max_concurrent_count online', async () => {
   expect((await downloader.client.getConcurrencyConfig()).max_concurrent_count).toBe(6);
   expect(downloader.core.controller.maxConcurrentCount).toBe(6);
 });
+
+test('draws the full page after a refresh, without a script error', async () => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  await page.click('#refresh-button');
+  await page.waitForFunction(() =>
+    document.getElementById('status')?.textContent?.startsWith('Updated'),
+  );
+  expect((await takeOperatorScreenshot(page, 'downloader-operator-full')).length).toBeGreaterThan(
+    1000,
+  );
+  expect(pageErrors).toEqual([]);
+});
+
+test('on a downloader without traffic, says so in the domain table, without a script error', async () => {
+  const { page: quietPage, pageErrors } = await openOperatorPage(
+    browser,
+    idle.url,
+    TEST_DOWNLOADER_TOKEN,
+  );
+  const cells = await quietPage.$$eval('#domain-table tbody tr', (rows) =>
+    rows.map((row) =>
+      [...row.querySelectorAll('td')].map((cell) => [cell.textContent, cell.colSpan]),
+    ),
+  );
+  expect(cells).toEqual([[['No domain requested within the last 24 hours.', 8]]]);
+  expect(await textOfPage(quietPage, '#domain-count')).toBe('0');
+  // The entries are fixed: three rows, each with a zero count.
+  expect((await rowCellsOfPage(quietPage, '#entry-table tbody tr')).map((row) => row[2])).toEqual([
+    '0',
+    '0',
+    '0',
+  ]);
+  expect(
+    await quietPage.$eval('#next-page-button', (button) => (button as HTMLButtonElement).hidden),
+  ).toBe(true);
+  expect(
+    (await takeOperatorScreenshot(quietPage, 'downloader-operator-empty')).length,
+  ).toBeGreaterThan(1000);
+  expect(pageErrors).toEqual([]);
+  await quietPage.close();
+});
+
+test('asks for the token when it is refused, and forgets it', () =>
+  expectTokenRefusedThenForgotten(browser, idle.url, TEST_DOWNLOADER_TOKEN));

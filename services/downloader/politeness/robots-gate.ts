@@ -65,12 +65,12 @@ export class RobotsGate {
     }
     const robotsTxtUrl = robotsTxtUrlOf(url);
     const cached = await this.cached(domain, robotsTxtUrl);
-    if (cached !== undefined) return this.decide(url, cached, false);
+    if (cached !== undefined) return this.decide(url, cached, { didFetch: false });
     const pending = this.flights.get(robotsTxtUrl);
     if (pending !== undefined) {
       const shared = await pending;
       // A flight held back by another caller's limit is no answer for us: fetch ourselves.
-      if (shared instanceof RobotsRules) return this.decide(url, shared, false);
+      if (shared instanceof RobotsRules) return this.decide(url, shared, { didFetch: false });
     }
     const flight = this.fetchAndStore(domain, robotsTxtUrl, fetchRobots);
     this.flights.set(robotsTxtUrl, flight);
@@ -81,11 +81,15 @@ export class RobotsGate {
       if (this.flights.get(robotsTxtUrl) === flight) this.flights.delete(robotsTxtUrl);
     }
     return result instanceof RobotsRules
-      ? this.decide(url, result, true)
+      ? this.decide(url, result, { didFetch: true })
       : { kind: 'held_back', decision: result };
   }
 
-  private decide(url: string, rules: RobotsRules, didFetch: boolean): RobotsCheck {
+  private decide(
+    url: string,
+    rules: RobotsRules,
+    { didFetch }: { didFetch: boolean },
+  ): RobotsCheck {
     const isAllowed = rules.isAllowed(url, this.settings.robotsUserAgent);
     this.events.decided?.(url, isAllowed, rules.object);
     return { kind: isAllowed ? 'allowed' : 'disallowed', didFetch, rules };

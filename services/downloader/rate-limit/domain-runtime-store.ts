@@ -34,9 +34,12 @@ const ROW_TTL_SECONDS = (WINDOW_MS / 1000) * 2;
 const SCAN_PAGE_SIZE = 500;
 const SECOND_MS = 1000;
 
-function timeOrNull(atMs: number | null, roundUp = false): string | null {
+function timeOrNull(
+  atMs: number | null,
+  { isRoundedUp = false }: { isRoundedUp?: boolean } = {},
+): string | null {
   if (atMs === null) return null;
-  return formatContractTime(new Date(roundUp ? Math.ceil(atMs / SECOND_MS) * SECOND_MS : atMs));
+  return formatContractTime(new Date(isRoundedUp ? Math.ceil(atMs / SECOND_MS) * SECOND_MS : atMs));
 }
 
 function toDocument(state: DomainRateState, nowMs: number): DomainRuntimeDocument {
@@ -47,7 +50,7 @@ function toDocument(state: DomainRateState, nowMs: number): DomainRuntimeDocumen
     last_request_at: timeOrNull(state.lastRequestAtMs),
     in_flight_count: state.inFlightCount,
     consecutive_error_count: state.politeness.consecutiveErrorCount,
-    backoff_until_at: timeOrNull(state.politeness.backoffUntilMs, true),
+    backoff_until_at: timeOrNull(state.politeness.backoffUntilMs, { isRoundedUp: true }),
     last_fail_reason: state.politeness.lastFailReason,
     window_bucket_list: state.counter.liveBuckets(nowMs).map((bucket) => ({
       started_at: formatContractTime(new Date(bucket.startedAtMs)),

@@ -1,4 +1,4 @@
-import type { components } from '../../../generated/downloader';
+import type { components, ListDomainRuntimeInput } from '../../../generated/downloader';
 import { formatContractTime } from '../rendering/contract-time';
 import type { AdmissionController } from './admission-controller';
 import { rateLimitStateOf, type DomainRateState } from './domain-rate-state';
@@ -7,8 +7,6 @@ import { WINDOW_MS } from './window-counter';
 
 type DomainRuntimeView = components['schemas']['DomainRuntimeView'];
 type DomainRuntimeRow = components['schemas']['DomainRuntimeRow'];
-
-const DEFAULT_ROW_LIMIT = 100;
 
 function rowOf(
   state: DomainRateState,
@@ -36,16 +34,15 @@ function rowOf(
 /** GET /v1/operator/domain-runtime: totals, one page of domain rows in domain order, the entries. */
 export function buildDomainRuntimeView(
   controller: AdmissionController,
-  query: { limit?: number; after_domain?: string },
+  query: ListDomainRuntimeInput['query'],
   nowMs: number = Date.now(),
 ): DomainRuntimeView {
-  const limit = query.limit ?? DEFAULT_ROW_LIMIT;
   const states = controller.domainStates();
   const following =
     query.after_domain === undefined
       ? states
       : states.filter((state) => state.domain > (query.after_domain as string));
-  const page = following.slice(0, limit);
+  const page = following.slice(0, query.limit);
   const totals = controller.counter.totals(nowMs);
   const overLimitCount = ENTRY_NAMES.reduce(
     (sum, entryName) => sum + totals.overLimitCounts[entryName],
@@ -69,6 +66,6 @@ export function buildDomainRuntimeView(
       over_limit_count: totals.overLimitCounts[entryName],
     })),
     next_after_domain:
-      following.length > limit && page.length > 0 ? page[page.length - 1].domain : null,
+      following.length > query.limit && page.length > 0 ? page[page.length - 1].domain : null,
   };
 }

@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { FailReason } from '../rendering/render-outcome';
 
 /**
@@ -40,9 +41,9 @@ export function holdDurationMs(
   consecutiveErrorCount: number,
   settings: PolitenessSettings,
 ): number {
-  const backoffMs = Math.min(
-    settings.backoffBaseMs * 2 ** consecutiveErrorCount,
-    settings.backoffCapMs,
+  const backoffMs = backoffCeiling(
+    { initial: settings.backoffBaseMs, cap: settings.backoffCapMs },
+    consecutiveErrorCount,
   );
   return consecutiveErrorCount >= settings.pauseAfterErrorCount
     ? Math.max(settings.pauseMs, backoffMs)

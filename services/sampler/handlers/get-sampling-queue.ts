@@ -2,12 +2,9 @@ import type { SamplerHandlers } from '../../../generated/sampler';
 import type { SamplerContext } from '../context';
 import { atTheEdge } from './edge-errors';
 
-const DEFAULT_LIMIT = 100;
-
 /** GET /v1/operator/sampling-queue — The sampling queue, verdict counts and export rate of the sampler's operator page. */
 export function createGetSamplingQueueHandler(
   context: SamplerContext,
 ): SamplerHandlers['getSamplingQueue'] {
-  return async ({ query }) =>
-    atTheEdge(() => context.core.samplingQueueView(query.limit ?? DEFAULT_LIMIT));
+  return async ({ query }) => atTheEdge(() => context.core.samplingQueueView(query.limit));
 }

@@ -2,12 +2,9 @@ import type { SamplerHandlers } from '../../../generated/sampler';
 import type { SamplerContext } from '../context';
 import { atTheEdge } from './edge-errors';
 
-const DEFAULT_LIMIT = 100;
-
 /** GET /v1/exported-domains — Domains the sampler could not decide, offered to external consumers. */
 export function createListExportedDomainsHandler(
   context: SamplerContext,
 ): SamplerHandlers['listExportedDomains'] {
-  return async ({ query }) =>
-    atTheEdge(() => context.core.listExportedDomains(query.limit ?? DEFAULT_LIMIT));
+  return async ({ query }) => atTheEdge(() => context.core.listExportedDomains(query.limit));
 }

@@ -50,7 +50,7 @@ const SAMPLER_PAGE_SCRIPT = `
       { value: function (row) { return timeToExpiry(row, view.generated_at); } },
       { value: function (row) { return page.number(row.reported_count); }, className: 'number' },
       { value: function (row) { return STATE_LABELS[row.claim_state] || row.claim_state; }, className: function (row) { return 'state-' + row.claim_state; } },
-    ], function (row) { return { 'data-claim-id': row.claim_id }; });
+    ], { rowAttributes: function (row) { return { 'data-claim-id': row.claim_id }; } });
     page.fillTable('hint-table', view.recent_hint_list, [
       { value: function (row) { return row.domain; } },
       { value: function (row) { return row.consumer_id; } },
@@ -80,7 +80,7 @@ const SAMPLER_PAGE_SCRIPT = `
       { value: function (row) { return row.verdict || 'not decided yet'; } },
       { value: function (row) { return row.undetermined_reason || '—'; } },
       { value: function (row) { return page.number(row.attempt_count); }, className: 'number' },
-    ], function (row) { return { 'data-domain': row.domain }; });
+    ], { rowAttributes: function (row) { return { 'data-domain': row.domain }; } });
   }
 
   OperatorPage.start({

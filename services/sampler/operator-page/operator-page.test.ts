@@ -1,5 +1,12 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { launchTestBrowser } from '../../common/testing/launch-test-browser';
+import {
+  expectTokenRefusedThenForgotten,
+  openOperatorPage,
+  rowCells,
+  textOf,
+} from '../../common/testing/operator-page-browser';
+import { takeOperatorScreenshot } from '../../common/testing/operator-page-screenshot';
 import { ManualClock } from '../testing/manual-clock';
 import {
   startTestSampler,
@@ -15,37 +22,6 @@ import { waitFor } from '../testing/wait-for';
 let browser: Browser;
 let busy: TestSampler;
 let empty: TestSampler;
-const pageErrors: string[] = [];
-
-async function openPage(sampler: TestSampler): Promise<Page> {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  await page.goto(`${sampler.url}/operator#token=${TEST_SAMPLER_TOKEN}`);
-  await page.waitForFunction(
-    () => document.getElementById('status')?.textContent?.startsWith('Updated'),
-    {
-      // Generous: the machine may be busy with other Chromium tests.
-      timeout: 30_000,
-    },
-  );
-  return page;
-}
-
-const textOf = (page: Page, selector: string) =>
-  page.$eval(selector, (element) => (element.textContent ?? '').replace(/\s+/g, ' ').trim());
-
-function rowCells(page: Page, selector: string): Promise<string[][]> {
-  return page.$$eval(selector, (rows) =>
-    rows.map((row) =>
-      [...row.querySelectorAll('td')].map((cell) =>
-        (cell.textContent ?? '').replace(/\s+/g, ' ').trim(),
-      ),
-    ),
-  );
-}
 
 beforeAll(async () => {
   const clock = new ManualClock(new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -122,7 +98,7 @@ test('serves a static page without data or secret, under strict headers', async 
 });
 
 test('shows claims, hints, the two rates with how to read them, and the sampling queue', async () => {
-  const page = await openPage(busy);
+  const { page, pageErrors } = await openOperatorPage(browser, busy.url, TEST_SAMPLER_TOKEN);
   expect(await page.evaluate(() => window.location.hash)).toBe('');
   expect(await page.evaluate(() => sessionStorage.getItem('sampler-operator-token'))).toBe(
     TEST_SAMPLER_TOKEN,
@@ -167,33 +143,26 @@ test('shows claims, hints, the two rates with how to read them, and the sampling
     'odd.example.hk',
   ]);
   expect(tasks.every((cells) => cells[1] === 'waiting')).toBe(true);
+  expect((await takeOperatorScreenshot(page, 'sampler-operator-full')).length).toBeGreaterThan(
+    1000,
+  );
   expect(pageErrors).toEqual([]);
   await page.close();
 });
 
 test('says "nothing to show" in every empty table, without a script error', async () => {
-  const page = await openPage(empty);
+  const { page, pageErrors } = await openOperatorPage(browser, empty.url, TEST_SAMPLER_TOKEN);
   for (const table of ['#claim-table', '#hint-table', '#task-table']) {
     expect(await rowCells(page, `${table} tbody tr`)).toEqual([['nothing to show']]);
   }
   expect(await textOf(page, '#resolution-ratio')).toBe('no hints');
   expect(await textOf(page, '#export-ratio')).toBe('0.0%');
+  expect((await takeOperatorScreenshot(page, 'sampler-operator-empty')).length).toBeGreaterThan(
+    1000,
+  );
   expect(pageErrors).toEqual([]);
   await page.close();
 });
 
-test('asks for the token when it is refused, and forgets it', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${empty.url}/operator#token=not-the-token-at-all`);
-  await page.waitForFunction(
-    () => !(document.getElementById('token-form') as HTMLFormElement).hidden,
-  );
-  expect(await textOf(page, '#status')).toContain('invalid_token');
-  expect(await page.evaluate(() => sessionStorage.getItem('sampler-operator-token'))).toBeNull();
-  await page.type('#token-input', TEST_SAMPLER_TOKEN);
-  await page.click('#token-form button[type="submit"]');
-  await page.waitForFunction(() => !(document.getElementById('view') as HTMLElement).hidden);
-  await page.click('#forget-button');
-  expect(await page.evaluate(() => sessionStorage.getItem('sampler-operator-token'))).toBeNull();
-  await page.close();
-});
+test('asks for the token when it is refused, and forgets it', () =>
+  expectTokenRefusedThenForgotten(browser, empty.url, TEST_SAMPLER_TOKEN));

@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { Verdict } from '../storage/sampler-documents';
 
 const DAY_MS = 86_400_000;
@@ -37,10 +38,9 @@ export function dueAfterErrorMs(
   attemptCount: number,
   nowMs: number,
 ): number {
-  const exponent = Math.min(Math.max(attemptCount, 1) - 1, 30);
-  const seconds = Math.min(
-    policy.samplingRetrySeconds * 2 ** exponent,
-    policy.maxSamplingRetrySeconds,
+  const seconds = backoffCeiling(
+    { initial: policy.samplingRetrySeconds, cap: policy.maxSamplingRetrySeconds },
+    attemptCount - 1,
   );
   return nowMs + seconds * SECOND_MS;
 }

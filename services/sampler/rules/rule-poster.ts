@@ -91,12 +91,12 @@ export class RulePoster {
         rows = page.rows.map((row) => row.value);
       } catch (error) {
         this.dependencies.logger.error({ err: error }, 'rule outbox unreadable; retrying');
-        await this.#sleep(pauseMs, false);
+        await this.#sleep(pauseMs, { isWakeable: false });
         continue;
       }
       this.dependencies.metrics.ruleOutboxDepth.set(rows.length);
       if (rows.length === 0) {
-        await this.#sleep(this.#idleCheckMs, true);
+        await this.#sleep(this.#idleCheckMs, { isWakeable: true });
         continue;
       }
       const isDelivered = await this.#deliver(rows, signal);
@@ -104,7 +104,7 @@ export class RulePoster {
         pauseMs = this.#retryPauseMs;
       } else {
         // New rules do not cut a retry pause short: a scheduler that is down is not hammered.
-        await this.#sleep(pauseMs, false);
+        await this.#sleep(pauseMs, { isWakeable: false });
         pauseMs = Math.min(pauseMs * 2, this.#maxRetryPauseMs);
       }
     }
@@ -175,7 +175,7 @@ export class RulePoster {
   }
 
   /** Waits `ms`, or less when stopped — or, if `isWakeable`, when a rule was queued. */
-  #sleep(ms: number, isWakeable: boolean): Promise<void> {
+  #sleep(ms: number, { isWakeable }: { isWakeable: boolean }): Promise<void> {
     const signal = this.#stopController.signal;
     if (signal.aborted || (isWakeable && this.#isWoken)) return Promise.resolve();
     return new Promise((resolve) => {

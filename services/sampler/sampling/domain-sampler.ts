@@ -66,7 +66,7 @@ export interface SampledPage {
 
 /**
  * Samples one domain and judges it. Never throws for a site's behaviour. Throws the signal's
- * reason on abort, and `DownloaderUnavailableError` (downloader-requests.ts) when the downloader
+ * reason on abort, and `DownloaderUnavailableError` (page-fetcher.ts) when the downloader
  * itself cannot be used (unreachable, refusing our token, answering 5xx without a contract
  * answer): then nothing was learnt about the site and the domain should simply be tried again.
  */

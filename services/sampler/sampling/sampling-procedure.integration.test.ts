@@ -8,6 +8,7 @@ import {
   type SamplingCorpus,
 } from '../../../scripts/demo-site/sampling-corpus/sampling-corpus';
 import { outcomeKey } from '../../../scripts/sampler-calibration/calibration-run';
+import { DownloaderPageFetcher } from '../downloader-edge/downloader-page-fetcher';
 import type { DomainSampleOutcome } from './domain-sampler';
 import { SamplingProcedure } from './sampling-procedure';
 import { samplingPolicyWith, withUniformIntervalMs } from './sampling-policy';
@@ -39,7 +40,7 @@ describe('SamplingProcedure through a real downloader', () => {
       extraArguments: ['--default-min-interval-ms', '100'],
     });
     const procedure = new SamplingProcedure({
-      downloader: downloader.client,
+      downloader: new DownloaderPageFetcher(downloader.client),
       policy: withUniformIntervalMs(
         samplingPolicyWith({
           plainTimeoutMs: 5000,

@@ -1,12 +1,12 @@
-import { ContractTransportError } from '../../common/contract-runtime/client-errors';
-import { DownloaderUnavailableError } from './downloader-requests';
+import { DownloaderPageFetcher } from '../downloader-edge/downloader-page-fetcher';
+import { DownloaderUnavailableError } from './page-fetcher';
 import { SamplingProcedure } from './sampling-procedure';
 import { samplingPolicyWith, type SamplingPolicy } from './sampling-policy';
 import {
   ScriptedDownloader,
   VirtualClock,
   type ScriptedAnswer,
-} from './testing/scripted-downloader';
+} from '../testing/scripted-downloader';
 import { CSR, SSR } from './testing/sampling-test-pages';
 
 /*
@@ -36,7 +36,11 @@ function csrSite(body: Body): ScriptedAnswer {
 function setUp(answer: (body: Body, index: number) => ScriptedAnswer, policy = POLICY) {
   const clock = new VirtualClock();
   const downloader = new ScriptedDownloader(clock, answer);
-  const procedure = new SamplingProcedure({ downloader, policy, clock });
+  const procedure = new SamplingProcedure({
+    downloader: new DownloaderPageFetcher(downloader),
+    policy,
+    clock,
+  });
   return { clock, downloader, procedure };
 }
 
@@ -185,7 +189,7 @@ describe('SamplingProcedure (control flow)', () => {
 
   it('throws DownloaderUnavailableError when the downloader itself cannot be reached', async () => {
     const { procedure } = setUp(() => ({
-      thrown: new ContractTransportError('renderPage', 3, new Error('ECONNREFUSED')),
+      isUnreachable: true,
     }));
     await expect(
       procedure.sample({ domain: 'site.test', seenUrlList: SEEN }),

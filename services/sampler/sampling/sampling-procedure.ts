@@ -8,14 +8,13 @@ import type {
 import {
   DomainRequests,
   SYSTEM_CLOCK,
-  type PageRenderer,
   type PageResponse,
   type SamplingClock,
-  type WebPageObject,
 } from './downloader-requests';
 import { isUnreachableFailure, judgeDomain, type PageRecord } from './domain-verdict';
 import { minimumIntervalMs } from './minimum-interval';
 import { analysePage, primaryLanguage, type PageAnalysis } from './page-analysis';
+import type { PageFetcher, WebPageObject } from './page-fetcher';
 import { judgePage, plainChallengeOf, type PageJudgement } from './page-judgement';
 import { RobotsFile } from './robots-file';
 import { SampleUrlQueue, spreadPick } from './sample-url-queue';
@@ -35,8 +34,8 @@ import {
 } from './wait-selector';
 
 export interface SamplingProcedureDependencies {
-  /** POST /v1/render of the downloader: the generated client, or a wrapper of it. */
-  readonly downloader: PageRenderer;
+  /** POST /v1/render of the downloader, behind the sampling's port (downloader-edge/ in service). */
+  readonly downloader: PageFetcher;
   readonly policy?: SamplingPolicy;
   readonly clock?: SamplingClock;
 }
@@ -89,7 +88,7 @@ class DomainSampling {
   private unreachableStreak = 0;
 
   constructor(
-    downloader: PageRenderer,
+    downloader: PageFetcher,
     private readonly policy: SamplingPolicy,
     clock: SamplingClock,
     private readonly request: DomainSampleRequest,

@@ -213,6 +213,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       await promoter.promoteDue(batch, nowMs, LEASE_PATH_PROMOTION_LIMIT);
     },
     taskTimeoutMs: settings.taskTimeoutMs,
+    apiLinkRenderIntervalMs: settings.apiLinkRenderIntervalSeconds * 1000,
   });
   const reportApplier = new ReportApplier({
     mutator,
@@ -241,6 +242,13 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     book,
     reconciler,
     inlineUrlBudget: RULES_INLINE_URL_BUDGET,
+    onRenderStrategyChanged: (domain, renderStrategy) =>
+      logger.info(
+        { domain, render_strategy: renderStrategy },
+        renderStrategy === 'api'
+          ? 'domain now fetched through its api endpoint (rendered now and then for its links)'
+          : 'domain now rendered',
+      ),
   });
   const seedIntake = new SeedIntake({ mutator, clock, admission });
   const summary = new FrontierSummaryView({ counters, leases, activity, book, rules, health });

@@ -36,7 +36,11 @@ export class DomainRuntimeRows {
   }
 
   /** The rows of domains whose dequeue times moved, if the interval passed (`isForced`: at stop). */
-  stageWriteBehind(batch: WriteBatch, nowMs: number, isForced = false): void {
+  stageWriteBehind(
+    batch: WriteBatch,
+    nowMs: number,
+    { isForced = false }: { isForced?: boolean } = {},
+  ): void {
     if (!isForced && nowMs - this.#lastWriteBehindAtMs < this.dependencies.writeIntervalMs) return;
     this.#lastWriteBehindAtMs = nowMs;
     this.#stage(batch, this.dependencies.book.takeRuntimeChanged(), nowMs);

@@ -63,6 +63,13 @@ export interface UrlTaskDocument {
    * robots.txt off the lease path.
    */
   robots_rule_verified_at: string | null;
+  /**
+   * When a fetch that rendered the page (render_strategy render, or a v1 downloader's result) last
+   * succeeded: its fetched_at. An api domain's URL is leased as render again once this is older
+   * than the api link-render interval, so its links keep flowing (CONTRACT.md §七). null: never
+   * rendered (or stored before v2).
+   */
+  last_rendered_at: string | null;
 }
 
 /** What is on disk for a URL the frontier sees as leased: it was queued in its due queue. */
@@ -75,8 +82,12 @@ export function storedFormOf(task: UrlTaskDocument): UrlTaskDocument {
 /** Value of the pure ordering indexes (the key carries everything). */
 export type IndexEntryDocument = Record<string, never>;
 
-/** `scheduler:domain_rule_replica:{domain}` — the sampler's rule as received. */
-export type StoredDomainRule = Omit<DomainRule, 'render_strategy' | 'api_endpoint'> & {
+/**
+ * `scheduler:domain_rule_replica:{domain}` — the sampler's rule as received. A rule without
+ * render_strategy (a v1 sampler's), or one stored before v2, reads back with render_strategy and
+ * api_endpoint null: render.
+ */
+export type StoredDomainRule = DomainRule & {
   received_at: string;
 };
 

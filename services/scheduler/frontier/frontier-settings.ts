@@ -8,6 +8,11 @@ export interface FrontierSettings {
   domainInFlightCap: number;
   /** `timeout_ms` of every lease task. */
   taskTimeoutMs: number;
+  /**
+   * How old an api domain URL's last render may get before it is leased as render again, to keep
+   * its links fresh (CONTRACT.md §七); 0 renders every time.
+   */
+  apiLinkRenderIntervalSeconds: number;
   recrawl: RecrawlPolicy;
   /** How long a report's answer is kept for repeats; a repeat after that gets 404. */
   leaseResultTtlSeconds: number;

@@ -1,6 +1,7 @@
+import type { ApiEndpoint } from '../../common/api-endpoint';
 import type { KeyspaceTable, ReplicaKeyspaceTable } from '../../common/storage/keyspace-table';
 import { primaryKey, type PrimaryKey } from '../../common/storage/primary-key';
-import { listOf, recordCodec } from '../../common/storage/record-codec';
+import { listOf, recordCodec, recordOf } from '../../common/storage/record-codec';
 import type { ServiceKeyspace } from '../../common/storage/service-keyspace';
 import { shardBucketOf } from './domain-shard';
 import type {
@@ -62,6 +63,7 @@ const urlTaskCodec = recordCodec<UrlTaskDocument>({
   discovered_at: 'time',
   updated_at: 'time',
   robots_rule_verified_at: 'time?',
+  last_rendered_at: 'time?',
 });
 
 /**
@@ -79,6 +81,12 @@ const domainRuleCodec = recordCodec<StoredDomainRule>({
   verified_at: 'time',
   revisit_interval_seconds: 'integer?',
   received_at: 'time',
+  render_strategy: 'text?',
+  api_endpoint: recordOf<ApiEndpoint>({
+    page_url_pattern: 'text',
+    endpoint_url_template: 'text',
+    content_pointer: 'text',
+  }),
 });
 
 const leaseTaskCodec = recordCodec<LeaseTaskDocument>({

@@ -83,7 +83,7 @@ export class Frontier {
     await Promise.all(this.#loops.map((loop) => loop.stop()));
     const nowMs = this.dependencies.clock.nowMs();
     const isClean = await mutator.close((batch) => {
-      runtimeRows.stageWriteBehind(batch, nowMs, true);
+      runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
       batch.put(
         tables.frontierRuntime,
         FRONTIER_RUNTIME_KEY,

@@ -5,6 +5,7 @@ import type { LeaseTaskDocument } from './frontier-documents';
 import type { FrontierMutator } from './frontier-mutator';
 import type { FrontierStore } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
+import { fetchPlanOf } from './lease-fetch-plan';
 import { newLeaseId } from './lease-ids';
 import type { LeaseBook } from './lease-book';
 import type { LeaseWaiters } from './lease-waiters';
@@ -38,6 +39,8 @@ export interface LeaseIssuerDependencies {
   runDueMaintenance: DueMaintenance;
   /** `timeout_ms` of every task. */
   taskTimeoutMs: number;
+  /** An api domain's URL is leased as render once its last render is this old (0: always). */
+  apiLinkRenderIntervalMs: number;
 }
 
 /**
@@ -104,6 +107,7 @@ export class LeaseIssuer {
           priority_rank: task.priority_rank ?? rule.priorityRank,
           etag: task.etag,
           last_modified_at: task.last_modified_at,
+          ...fetchPlanOf(task, rule, nowMs, this.dependencies.apiLinkRenderIntervalMs),
         })),
       };
     }, true);

@@ -1,7 +1,7 @@
 import { parseFrontierUrl } from './frontier-url';
 import { isListPage, isNofollowLink, linkRankOffset } from './priority-rank';
 import type { AdmissionOutcome, AdmissionRequest, UrlAdmission } from './url-admission';
-import type { ReportResult } from './wire-types';
+import { isRenderedResult, type ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';
 
 /** What became of the links of one report (for metrics). */
@@ -18,9 +18,10 @@ interface PreparedLinkList {
 export type PreparedLinks = ReadonlyMap<string, PreparedLinkList>;
 
 /**
- * Turns the link lists of applied results into admission requests: nofollow links are skipped, URLs
- * normalized (the downloader already normalizes; this is the receiver's check) and hashed, ranked by
- * where they stood on their page, and de-duplicated across the report keeping the best rank.
+ * Turns the link lists of applied rendered results (not api ones: see isRenderedResult) into
+ * admission requests: nofollow links are skipped, URLs normalized (the downloader already
+ * normalizes; this is the receiver's check) and hashed, ranked by where they stood on their page,
+ * and de-duplicated across the report keeping the best rank.
  *
  * Preparing is pure and runs before the report takes the mutation lock; only the links of results
  * actually applied (their URL was still held by the lease) are then staged.
@@ -34,7 +35,10 @@ export class LinkIntake {
   prepare(results: readonly ReportResult[]): PreparedLinks {
     const prepared = new Map<string, PreparedLinkList>();
     for (const result of results) {
-      if (result.link_list === null || prepared.has(result.url_hash)) continue;
+      // An api result has no links of its own: the URL keeps those its last render found.
+      if (result.link_list === null || !isRenderedResult(result) || prepared.has(result.url_hash)) {
+        continue;
+      }
       const links = result.link_list;
       const isOnListPage = isListPage(links);
       const list: PreparedLinkList = { requests: [], nofollowCount: 0, invalidCount: 0 };

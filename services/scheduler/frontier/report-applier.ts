@@ -16,6 +16,7 @@ import { timeTextOf } from './time-text';
 import { afterResult, requeued, type RecrawlPolicy } from './url-task-transitions';
 import {
   FETCH_STATUSES,
+  isRenderedResult,
   type FetchStatus,
   type ReportRequest,
   type ReportResponse,
@@ -97,7 +98,11 @@ export class ReportApplier {
     const nowMs = clock.nowMs();
     if (nowMs >= lease.expiresAtMs) {
       const stale = await reclaimer.stageReclaim(batch, lease, nowMs);
-      this.#stageRecord(batch, lease, true, countStatuses(request.result_list), nowMs);
+      this.#stageRecord(batch, lease, {
+        isStaleLease: true,
+        statusCounts: countStatuses(request.result_list),
+        nowMs,
+      });
       events.onStale();
       return { kind: 'decided', document: stale.document };
     }
@@ -161,7 +166,11 @@ export class ReportApplier {
       acceptedCount += 1;
       statusCounts.set(result.fetch_status, (statusCounts.get(result.fetch_status) ?? 0) + 1);
       appliedUrlHashes.push(task.url_hash);
-      observations.push({ domain: task.domain, url: task.url, result });
+      // An api fetch measured nothing of the page's health (only its redirect, which the window
+      // does not count): the domain's health is left to rendered results.
+      if (isRenderedResult(result)) {
+        observations.push({ domain: task.domain, url: task.url, result });
+      }
     }
     // One batch: the links, the transitions, the answer, the lease forgotten. On a backend without
     // atomic batches its phases keep that order (WriteBatch), so a crash in between never loses
@@ -178,7 +187,7 @@ export class ReportApplier {
       answered_at: timeTextOf(nowMs),
     };
     answers.stage(batch, answer);
-    this.#stageRecord(batch, lease, false, statusCounts, nowMs);
+    this.#stageRecord(batch, lease, { isStaleLease: false, statusCounts, nowMs });
     batch.delete(tables.leaseTasks, leaseId);
     leases.remove(leaseId);
     events.onApplied(statusCounts);
@@ -203,9 +212,11 @@ export class ReportApplier {
   #stageRecord(
     batch: WriteBatch,
     lease: LiveLease,
-    isStaleLease: boolean,
-    statusCounts: ReadonlyMap<FetchStatus, number>,
-    nowMs: number,
+    {
+      isStaleLease,
+      statusCounts,
+      nowMs,
+    }: { isStaleLease: boolean; statusCounts: ReadonlyMap<FetchStatus, number>; nowMs: number },
   ): void {
     this.dependencies.activity.stageReport(batch, {
       lease_id: lease.document.lease_id,

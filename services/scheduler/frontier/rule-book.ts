@@ -1,5 +1,6 @@
+import type { ApiEndpoint } from '../../common/api-endpoint';
 import type { StoredDomainRule } from './frontier-documents';
-import { isCrawlableVerdict, type Verdict } from './wire-types';
+import { isCrawlableVerdict, type RenderStrategy, type Verdict } from './wire-types';
 
 /** What the hot paths need of a rule; robots_txt stays in storage (it may be half a megabyte). */
 export interface RuleSummary {
@@ -13,6 +14,10 @@ export interface RuleSummary {
   isCrawlable: boolean;
   /** The rule carries a robots.txt (otherwise there is nothing to load or parse). */
   hasRobotsText: boolean;
+  /** How the domain's pages are fetched (absent or null in the rule: render). */
+  renderStrategy: RenderStrategy;
+  /** The endpoint mapping of an api domain; null for a render domain. */
+  apiEndpoint: ApiEndpoint | null;
 }
 
 /**
@@ -38,6 +43,9 @@ export class RuleBook {
       verifiedAt: rule.verified_at,
       isCrawlable: isCrawlableVerdict(rule.verdict),
       hasRobotsText: rule.robots_txt !== null && rule.robots_txt !== '',
+      // Rule intake admits api only with a usable endpoint; a v1 or pre-v2 rule has neither.
+      renderStrategy: rule.render_strategy === 'api' && rule.api_endpoint ? 'api' : 'render',
+      apiEndpoint: rule.render_strategy === 'api' ? (rule.api_endpoint ?? null) : null,
     };
     this.#rules.set(rule.domain, summary);
     return summary;

@@ -1,4 +1,4 @@
-import { ruleFor } from '../testing/contract-fixtures';
+import { ruleFor, type DomainRuleFields } from '../testing/contract-fixtures';
 import { seedUrls } from '../testing/lease-helpers';
 import { leaseFrom, openTestFrontier, type TestFrontier } from '../testing/test-frontier';
 import { IncoherentRuleError } from './frontier-errors';
@@ -50,6 +50,57 @@ describe('RuleIntake', () => {
       IncoherentRuleError,
     );
     expect(await tables.rules.get('good.example')).toBeUndefined();
+  });
+
+  it('refuses an api rule without a usable api_endpoint, and an api_endpoint without api, storing none of the list', async () => {
+    const { ruleIntake, tables, rules } = frontier.parts;
+    const endpoint = {
+      page_url_pattern: '^https://app\\.example/(?<id>[0-9]+)$',
+      endpoint_url_template: 'https://app.example/api/{id}',
+      content_pointer: '/text',
+    };
+    const cases: Array<[Partial<DomainRuleFields>, string]> = [
+      [{ render_strategy: 'api', api_endpoint: null }, 'render_strategy api requires api_endpoint'],
+      [{ render_strategy: 'api' }, 'render_strategy api requires api_endpoint'],
+      [
+        {
+          render_strategy: 'api',
+          api_endpoint: { ...endpoint, page_url_pattern: '^(?<id>[0-9]+' },
+        },
+        'api_endpoint: page_url_pattern does not compile',
+      ],
+      [
+        {
+          render_strategy: 'api',
+          api_endpoint: { ...endpoint, endpoint_url_template: 'https://app.example/api/{item}' },
+        },
+        'api_endpoint: endpoint_url_template names {item}',
+      ],
+      [
+        { render_strategy: 'render', api_endpoint: endpoint },
+        'api_endpoint must be null unless render_strategy is api',
+      ],
+      [{ api_endpoint: endpoint }, 'api_endpoint must be null unless render_strategy is api'],
+    ];
+    for (const [overrides, problem] of cases) {
+      const submitted = ruleIntake.submit([
+        ruleFor('good.example'),
+        ruleFor('app.example', overrides),
+      ]);
+      await expect(submitted).rejects.toBeInstanceOf(IncoherentRuleError);
+      await expect(submitted).rejects.toThrow(`rule_list[1]: ${problem}`);
+    }
+    expect(await tables.rules.get('good.example')).toBeUndefined();
+    expect(await tables.rules.get('app.example')).toBeUndefined();
+    expect(rules.get('good.example')).toBeUndefined();
+    // The same rule with a usable endpoint is accepted.
+    await ruleIntake.submit([
+      ruleFor('app.example', { render_strategy: 'api', api_endpoint: endpoint }),
+    ]);
+    expect(rules.get('app.example')).toMatchObject({
+      renderStrategy: 'api',
+      apiEndpoint: endpoint,
+    });
   });
 
   it('queues the URLs waiting for a csr rule (robots.txt applied) and drops those of an excluded domain', async () => {

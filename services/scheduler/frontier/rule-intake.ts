@@ -1,3 +1,4 @@
+import { apiEndpointProblems } from '../../common/api-endpoint';
 import { domainOfUrl } from '../../common/url';
 import type { Clock } from './clock';
 import type { DomainBook } from './domain-book';
@@ -9,7 +10,7 @@ import type { FrontierMutator } from './frontier-mutator';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
-import type { DomainRule } from './wire-types';
+import type { DomainRule, RenderStrategy } from './wire-types';
 
 export interface RulesOutcome {
   accepted_count: number;
@@ -34,6 +35,8 @@ export interface RuleIntakeDependencies {
   reconciler: DomainReconciler;
   /** URLs the request itself moves on before answering; the rest continue in the background. */
   inlineUrlBudget: number;
+  /** A domain's fetch switched between render and api (or its first rule says api): for logs. */
+  onRenderStrategyChanged?: (domain: string, renderStrategy: RenderStrategy) => void;
 }
 
 export class RuleIntake {
@@ -72,7 +75,11 @@ export class RuleIntake {
       [...accepted.values()].map((rule) => ({ primaryKey: rule.domain, value: rule })),
     );
     for (const rule of accepted.values()) {
-      rules.remember(rule);
+      const previousStrategy = rules.get(rule.domain)?.renderStrategy ?? 'render';
+      const { renderStrategy } = rules.remember(rule);
+      if (renderStrategy !== previousStrategy) {
+        this.dependencies.onRenderStrategyChanged?.(rule.domain, renderStrategy);
+      }
       robots.forget(rule.domain);
       const schedule = book.get(rule.domain);
       if (schedule !== undefined) book.touch(schedule);
@@ -82,8 +89,13 @@ export class RuleIntake {
   }
 }
 
-/** What the schema cannot say: the verdict/reason pairing, and a normalized host name. */
+/**
+ * What the schema cannot say: the verdict/reason pairing, the render_strategy/api_endpoint pairing
+ * (with a mapping that can be applied), and a normalized host name.
+ */
 function assertRuleIsCoherent(rule: DomainRule, index: number): void {
+  const strategyProblem = renderStrategyProblemOf(rule);
+  if (strategyProblem !== undefined) throw new IncoherentRuleError(index, strategyProblem);
   if ((rule.verdict === 'unknown') !== (rule.undetermined_reason !== null)) {
     throw new IncoherentRuleError(
       index,
@@ -99,6 +111,19 @@ function assertRuleIsCoherent(rule: DomainRule, index: number): void {
         (normalizedHost(rule.domain) ? ` (did you mean "${normalizedHost(rule.domain)}"?)` : ''),
     );
   }
+}
+
+/** An api rule needs a usable api_endpoint; any other rule has none (CONTRACT.md DomainRule). */
+function renderStrategyProblemOf(rule: DomainRule): string | undefined {
+  const endpoint = rule.api_endpoint ?? null;
+  if (rule.render_strategy !== 'api') {
+    return endpoint === null
+      ? undefined
+      : 'api_endpoint must be null unless render_strategy is api';
+  }
+  if (endpoint === null) return 'render_strategy api requires api_endpoint';
+  const problems = apiEndpointProblems(endpoint);
+  return problems.length === 0 ? undefined : `api_endpoint: ${problems.join('; ')}`;
 }
 
 function normalizedHost(domain: string): string | undefined {

@@ -39,6 +39,7 @@ export function newUrlTask(
     etag: previous?.etag ?? null,
     last_modified_at: previous?.last_modified_at ?? null,
     fetched_at: previous?.fetched_at ?? null,
+    last_rendered_at: previous?.last_rendered_at ?? null,
     revisit_interval_seconds: null,
     discovered_at: previous?.discovered_at ?? now,
     updated_at: now,

@@ -1,7 +1,8 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { ParkReason, UrlTaskDocument } from './frontier-documents';
 import type { RuleSummary } from './rule-book';
 import { ceilingTimeTextOf, timeTextOf } from './time-text';
-import type { FailReason, ReportResult } from './wire-types';
+import { isRenderedResult, type FailReason, type ReportResult } from './wire-types';
 
 /** How results move a URL on: retries, parking, re-visits (configuration, see README). */
 export interface RecrawlPolicy {
@@ -133,6 +134,7 @@ export function afterResult(
         etag: result.etag,
         last_modified_at: result.last_modified_at,
         fetched_at: result.fetched_at,
+        last_rendered_at: lastRenderedAtAfter(task, result),
       });
     case 'not_modified':
       // The stored object is still current: keep it, and look again less often.
@@ -148,6 +150,7 @@ export function afterResult(
           etag: result.etag ?? task.etag,
           last_modified_at: result.last_modified_at ?? task.last_modified_at,
           fetched_at: result.fetched_at,
+          last_rendered_at: lastRenderedAtAfter(task, result),
         },
       );
     case 'failed': {
@@ -169,9 +172,9 @@ export function afterResult(
           nowMs,
         );
       }
-      const backoffSeconds = Math.min(
-        policy.maxRetryBackoffSeconds,
-        policy.retryBackoffSeconds * 2 ** (attemptCount - 1),
+      const backoffSeconds = backoffCeiling(
+        { initial: policy.retryBackoffSeconds, cap: policy.maxRetryBackoffSeconds },
+        attemptCount - 1,
       );
       return {
         ...reported,
@@ -189,7 +192,10 @@ function fetchedAgain(
   reported: UrlTaskDocument,
   intervalSeconds: number,
   nowMs: number,
-  fetched: Pick<UrlTaskDocument, 'object_id' | 'etag' | 'last_modified_at' | 'fetched_at'>,
+  fetched: Pick<
+    UrlTaskDocument,
+    'object_id' | 'etag' | 'last_modified_at' | 'fetched_at' | 'last_rendered_at'
+  >,
 ): UrlTaskDocument {
   return {
     ...reported,
@@ -201,4 +207,13 @@ function fetchedAgain(
     revisit_interval_seconds: intervalSeconds,
     due_at: ceilingTimeTextOf(nowMs + intervalSeconds * 1000),
   };
+}
+
+/**
+ * A successful rendered fetch is the URL's last render (its links were just taken); an api fetch
+ * leaves the last render as it was, so the next link render comes due (CONTRACT.md §七). A failed
+ * fetch never reaches here: it rendered nothing that counts.
+ */
+function lastRenderedAtAfter(task: UrlTaskDocument, result: ReportResult): string | null {
+  return isRenderedResult(result) ? result.fetched_at : task.last_rendered_at;
 }

@@ -7,6 +7,7 @@ import type { components } from '../../../generated/scheduler';
 type Schemas = components['schemas'];
 
 export type DomainRule = Schemas['DomainRule'];
+export type RenderStrategy = Schemas['RenderStrategy'];
 export type Verdict = Schemas['Verdict'];
 export type LeaseTask = Schemas['LeaseTask'];
 export type LeaseResponse = Schemas['LeaseResponse'];
@@ -41,4 +42,13 @@ export const FETCH_STATUSES: readonly FetchStatus[] = ['done', 'empty', 'not_mod
 /** csr and partial are crawled; ssr and unknown belong to an external module (CONTRACT.md §三). */
 export function isCrawlableVerdict(verdict: Verdict): boolean {
   return verdict === 'csr' || verdict === 'partial';
+}
+
+/**
+ * The page was rendered (render_strategy render, or absent: a v1 downloader). An api result saw no
+ * links and measured no health (CONTRACT.md §七): it neither feeds link intake nor domain health,
+ * nor counts as the URL's last render.
+ */
+export function isRenderedResult(result: Pick<ReportResult, 'render_strategy'>): boolean {
+  return result.render_strategy !== 'api';
 }

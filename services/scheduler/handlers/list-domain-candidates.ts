@@ -1,13 +1,11 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
 import type { SchedulerContext } from '../context';
 
-const DEFAULT_LIMIT = 100;
-
 /** GET /v1/domain-candidates — Domains seen in seeds or link lists that have no rule yet (for the sampler). */
 export function createListDomainCandidatesHandler(
   context: SchedulerContext,
 ): SchedulerHandlers['listDomainCandidates'] {
   return async ({ query }) => ({
-    domain_list: await context.frontier.listDomainCandidates(query.limit ?? DEFAULT_LIMIT),
+    domain_list: await context.frontier.listDomainCandidates(query.limit),
   });
 }

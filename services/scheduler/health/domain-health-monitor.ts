@@ -1,3 +1,4 @@
+import { backoffCeiling } from '../../common/backoff/exponential-backoff';
 import type { DomainBook } from '../frontier/domain-book';
 import type { DomainHealthDocument, PauseReason } from '../frontier/frontier-documents';
 import type { FrontierTables } from '../frontier/frontier-tables';
@@ -141,7 +142,7 @@ export class DomainHealthMonitor {
     } else if (outcome.isHealthy) {
       next = { ...healthyRow(domain, nowMs), last_probe_at: timeTextOf(nowMs) };
       this.#unhealthy.delete(domain);
-      this.#setPaused(domain, false);
+      this.#setPaused(domain, { isPaused: false });
       this.dependencies.events.onResumed(domain);
     } else {
       const probeCount = row.probe_count + 1;
@@ -163,7 +164,7 @@ export class DomainHealthMonitor {
     nowMs: number,
   ): DomainHealthDocument {
     this.#unhealthy.add(row.domain);
-    this.#setPaused(row.domain, true);
+    this.#setPaused(row.domain, { isPaused: true });
     this.dependencies.events.onPaused(row.domain, reason);
     return this.#replace(
       {
@@ -180,17 +181,15 @@ export class DomainHealthMonitor {
   }
 
   #pauseSecondsAfter(probeCount: number): number {
-    return Math.min(
-      this.dependencies.schedule.maxPauseSeconds,
-      this.dependencies.schedule.pauseSeconds * 2 ** probeCount,
-    );
+    const { pauseSeconds, maxPauseSeconds } = this.dependencies.schedule;
+    return backoffCeiling({ initial: pauseSeconds, cap: maxPauseSeconds }, probeCount);
   }
 
   #after(nowMs: number, seconds: number): string {
     return ceilingTimeTextOf(nowMs + seconds * 1000);
   }
 
-  #setPaused(domain: string, isPaused: boolean): void {
+  #setPaused(domain: string, { isPaused }: { isPaused: boolean }): void {
     const schedule = this.dependencies.book.obtain(domain);
     schedule.isPaused = isPaused;
     this.dependencies.book.touch(schedule);

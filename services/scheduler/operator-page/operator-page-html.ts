@@ -1,3 +1,5 @@
+import { OPERATOR_PAGE_BASE_CSS } from '../../common/operator-page/operator-page-toolkit';
+
 /**
  * The operator page's document. It holds no data and no secret: the script asks for the bearer
  * token (or reads it from the URL fragment, which browsers never send to the server) and fetches
@@ -10,7 +12,7 @@ export const OPERATOR_PAGE_HTML = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title>Scheduler — URL frontier</title>
-  <link rel="stylesheet" href="/operator/operator-page.css">
+  <link rel="stylesheet" href="/operator/assets/page.css">
 </head>
 <body>
   <header>
@@ -60,30 +62,11 @@ export const OPERATOR_PAGE_HTML = `<!doctype html>
       </table>
     </section>
   </main>
-  <script src="/operator/operator-page.js"></script>
+  <script src="/operator/assets/page.js"></script>
 </body>
 </html>
 `;
 
-export const OPERATOR_PAGE_CSS = `
-[hidden] { display: none !important; }
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1rem 1.5rem; color: #1d2330; }
-h1 { font-size: 1.4rem; margin: 0 0 .25rem; }
-h2 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
-h2 small { font-weight: normal; color: #5a6270; }
-#status { color: #5a6270; margin: 0 0 1rem; }
-#status.error { color: #a4161a; font-weight: 600; }
-form, .controls { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; margin-bottom: 1rem; }
-.hint { flex-basis: 100%; color: #5a6270; margin: 0; }
-input[type=number] { width: 5rem; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: .8rem; }
-.card { border: 1px solid #d5d9e0; border-radius: 6px; padding: .7rem .9rem; display: flex; flex-direction: column; }
-.figure { font-size: 1.6rem; font-weight: 600; font-variant-numeric: tabular-nums; }
-.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 0 1.5rem; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #e4e7ec; }
-th { background: #f3f5f8; font-weight: 600; }
-.number { text-align: right; font-variant-numeric: tabular-nums; }
+export const OPERATOR_PAGE_CSS = `${OPERATOR_PAGE_BASE_CSS}
 .state-paused, .state-probing { color: #a4161a; font-weight: 600; }
-.empty { color: #5a6270; font-style: italic; }
 `;

@@ -1,3 +1,4 @@
+import { backoffDelay } from '../../../backoff/exponential-backoff';
 import { TikvRetryBudgetExhaustedError } from '../tikv-errors';
 import { BackoffKind, BackoffPolicies } from './backoff-policies';
 
@@ -58,8 +59,10 @@ export class RetryBudget {
     const policy = this.policies[kind];
     const attempt = this.attemptsByKind.get(kind) ?? 0;
     this.attemptsByKind.set(kind, attempt + 1);
-    const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** attempt);
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return backoffDelay(
+      { initial: policy.baseMs, cap: policy.capMs },
+      { doublingCount: attempt, jitter: 'equal' },
+    );
   }
 
   /** Never sleeps past the budget: the retry after it then either succeeds or reports exhaustion. */
@@ -73,6 +76,3 @@ export class RetryBudget {
     return performance.now() - this.startedAt;
   }
 }
-
-/** Creates the budget for each backend operation with the connection's settings. */
-export type RetryBudgetFactory = (operation: string) => RetryBudget;

@@ -54,7 +54,9 @@ export class RawKvEngine {
       return { pairs };
     },
     RawPut: (request) => {
-      const refusal = this.refuseWrite([request.key], [Number(request.ttl ?? 0)], request.for_cas);
+      const refusal = this.refuseWrite([request.key], [Number(request.ttl ?? 0)], {
+        isForCas: request.for_cas,
+      });
       if (refusal) return { error: refusal };
       this.data.put(request.key, request.value, Number(request.ttl ?? 0));
       return { error: '' };
@@ -70,7 +72,7 @@ export class RawKvEngine {
       const refusal = this.refuseWrite(
         pairs.map((pair) => pair.key),
         pairs.map((_, index) => ttlOf(index)),
-        request.for_cas,
+        { isForCas: request.for_cas },
       );
       if (refusal) return { error: refusal };
       pairs.forEach((pair, index) => this.data.put(pair.key, pair.value, ttlOf(index)));
@@ -117,7 +119,7 @@ export class RawKvEngine {
     },
     RawCompareAndSwap: (request) => {
       const ttl = Number(request.ttl ?? 0);
-      const refusal = this.refuseWrite([request.key], [ttl], true);
+      const refusal = this.refuseWrite([request.key], [ttl], { isForCas: true });
       if (refusal)
         return {
           error: refusal,
@@ -143,12 +145,12 @@ export class RawKvEngine {
   private refuseWrite(
     keys: readonly Buffer[],
     ttls: readonly number[],
-    forCas: boolean,
+    { isForCas }: { isForCas: boolean },
   ): string | undefined {
     const oversized = keys.find((key) => key.length > MAX_KEY_BYTES);
     if (oversized) return maxKeySizeExceeded(oversized);
     if (!this.ttlEnabled && ttls.some((ttl) => ttl > 0)) return TTL_NOT_ENABLED_MESSAGE;
-    this.countNonAtomic(forCas);
+    this.countNonAtomic(isForCas);
     return undefined;
   }
 

@@ -1,10 +1,14 @@
-import type { CallOptions } from '../../../common/contract-runtime/contract-client';
+import type { CallOptions } from '../../common/contract-runtime/contract-client';
+import type { DownloaderClient } from '../../../generated/downloader';
 import {
   ContractHttpError,
+  ContractTransportError,
   TooManyRequestsError,
-} from '../../../common/contract-runtime/client-errors';
-import type { PageRenderer, SamplingClock, WebPageObject } from '../downloader-requests';
+} from '../../common/contract-runtime/client-errors';
+import type { SamplingClock } from '../sampling/downloader-requests';
+import type { WebPageObject } from '../sampling/page-fetcher';
 
+type PageRenderer = Pick<DownloaderClient, 'renderPage'>;
 type RenderBody = Parameters<PageRenderer['renderPage']>[0];
 
 /** What the scripted downloader answers to one request. */
@@ -12,6 +16,8 @@ export type ScriptedAnswer =
   | { readonly html: string; readonly finalUrl?: string; readonly contentType?: string }
   | { readonly failReason: string }
   | { readonly retryAfterSeconds: number }
+  /** The downloader cannot be reached at all. */
+  | { readonly isUnreachable: true }
   | { readonly thrown: Error };
 
 export interface RecordedCall {
@@ -65,6 +71,9 @@ export class ScriptedDownloader implements PageRenderer {
     const answer = this.answer(body, this.calls.length - 1);
     this.clock.advance(this.requestMs);
     if ('thrown' in answer) throw answer.thrown;
+    if ('isUnreachable' in answer) {
+      throw new ContractTransportError('renderPage', 1, new Error('connect ECONNREFUSED'));
+    }
     if ('retryAfterSeconds' in answer) {
       throw new TooManyRequestsError(
         'renderPage',
