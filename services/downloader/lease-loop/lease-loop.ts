@@ -54,6 +54,19 @@ export interface LeaseLoopSettings {
   readonly finalReportMs: number;
 }
 
+export interface LeaseLoopDependencies {
+  readonly client: SchedulerClient;
+  /** Fetches one task the way it asks (render or api). */
+  readonly fetcher: LeaseTaskFetcher;
+  readonly outbox: ReportOutbox;
+  readonly delivery: ReportDelivery;
+  /** Read before every lease call (the page pool and the brake change live). */
+  readonly capacity: () => LeaseCapacity;
+  readonly settings: LeaseLoopSettings;
+  readonly metrics: DownloaderMetrics;
+  readonly logger: Logger;
+}
+
 /** What the loop may hold: tasks that may render (pages) and tasks in all (requests). */
 export interface LeaseCapacity {
   readonly pageCount: number;
@@ -104,16 +117,27 @@ export class LeaseLoop {
   private hasWarnedShortLease = false;
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly client: SchedulerClient,
-    private readonly fetcher: LeaseTaskFetcher,
-    private readonly outbox: ReportOutbox,
-    private readonly delivery: ReportDelivery,
-    private readonly capacity: () => LeaseCapacity,
-    private readonly settings: LeaseLoopSettings,
-    private readonly metrics: DownloaderMetrics,
-    private readonly logger: Logger,
-  ) {}
+  private readonly client: SchedulerClient;
+  private readonly fetcher: LeaseTaskFetcher;
+  private readonly outbox: ReportOutbox;
+  private readonly delivery: ReportDelivery;
+  private readonly capacity: () => LeaseCapacity;
+  private readonly settings: LeaseLoopSettings;
+  private readonly metrics: DownloaderMetrics;
+  private readonly logger: Logger;
+
+  constructor(dependencies: LeaseLoopDependencies) {
+    ({
+      client: this.client,
+      fetcher: this.fetcher,
+      outbox: this.outbox,
+      delivery: this.delivery,
+      capacity: this.capacity,
+      settings: this.settings,
+      metrics: this.metrics,
+      logger: this.logger,
+    } = dependencies);
+  }
 
   /** Tasks leased and not finished. */
   get heldCount(): number {
