@@ -64,6 +64,7 @@ export function samplerServiceDefinition(
           STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'sampler'),
         }),
       );
+      const downloader = downloaderClientOf(settings, routerOptions.metrics);
       let core: SamplerCore;
       try {
         core = await SamplerCore.open({
@@ -72,8 +73,8 @@ export function samplerServiceDefinition(
           logger,
           registry,
           settings,
-          domainSampler:
-            dependencies.domainSampler ?? defaultDomainSampler(settings, routerOptions.metrics),
+          domainSampler: dependencies.domainSampler ?? defaultDomainSampler(settings, downloader),
+          pageRenderer: downloader,
           ...schedulerEdgesOf(settings, routerOptions.metrics),
         });
       } catch (error) {
@@ -126,13 +127,16 @@ function schedulerEdgesOf(
   };
 }
 
-/** The real sampling procedure, through the downloader's POST /v1/render; none without a token. */
-function defaultDomainSampler(
+/**
+ * The downloader's client, shared by the sampling procedure and the API hint verification (every
+ * request the sampler makes to a site goes through its POST /v1/render); none without a token.
+ */
+function downloaderClientOf(
   settings: SamplerSettingValues,
   metrics: ContractMetrics,
-): DomainSampler | undefined {
+): DownloaderClient | undefined {
   if (settings.downloaderToken === undefined) return undefined;
-  const downloader = new DownloaderClient({
+  return new DownloaderClient({
     baseUrl: settings.downloaderUrl,
     token: settings.downloaderToken,
     // The procedure paces, honours 429s and decides what a failure means; the client tries once.
@@ -140,6 +144,14 @@ function defaultDomainSampler(
     userAgent: 'render-crawler-sampler',
     onAnswer: countUnknownAnswerFields(downloaderContract, metrics),
   });
+}
+
+/** The real sampling procedure, through the downloader's POST /v1/render; none without a token. */
+function defaultDomainSampler(
+  settings: SamplerSettingValues,
+  downloader: DownloaderClient | undefined,
+): DomainSampler | undefined {
+  if (downloader === undefined) return undefined;
   // No policy file: the procedure's own calibrated defaults.
   return new SamplingProcedure({
     downloader: new DownloaderPageFetcher(downloader),

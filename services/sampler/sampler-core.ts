@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { components } from '../../generated/sampler/types';
 import type { ServiceKeyspace } from '../common/storage/service-keyspace';
+import { ApiHintIntake } from './api-hints/api-hint-intake';
+import { ApiHintVerifier } from './api-hints/api-hint-verifier';
 import { ClaimBook } from './claims/claim-book';
 import {
   claimedDomainCountOf,
@@ -20,11 +22,13 @@ import { RulePoster, type SubmitRules } from './rules/rule-poster';
 import { timeTextOf, type Clock } from './sampler-clock';
 import { SamplerMetrics } from './sampler-metrics';
 import {
+  apiHintVerifierSettingsOf,
   resamplingPolicyOf,
   samplingLoopSettingsOf,
   type SamplerSettingValues,
 } from './sampler-settings';
 import type { DomainSampler } from './sampling/domain-sampler';
+import type { PageRenderer } from './sampling/downloader-requests';
 import { StateLock } from './state-lock';
 import type { ConsumerTokenDocument, Verdict } from './storage/sampler-documents';
 import { openSamplerTables, type SamplerTables } from './storage/sampler-tables';
@@ -48,6 +52,8 @@ export interface SamplerCoreDependencies {
   /** The scheduler's edges; absent: no candidates are pulled and rules wait in the outbox. */
   listCandidates?: ListCandidates;
   submitRules?: SubmitRules;
+  /** The downloader's POST /v1/render for verifying API endpoint hints; absent: not verified. */
+  pageRenderer?: PageRenderer;
 }
 
 /**
@@ -71,6 +77,8 @@ export class SamplerCore {
     readonly poster: RulePoster | undefined,
     private readonly hints: HintIntake,
     private readonly ledger: HintLedger,
+    private readonly apiHints: ApiHintIntake,
+    readonly apiHintVerifier: ApiHintVerifier,
     metrics: SamplerMetrics,
   ) {
     this.metrics = metrics;
@@ -88,12 +96,15 @@ export class SamplerCore {
     const metrics = new SamplerMetrics(registry);
     const lock = new StateLock();
     let poster: RulePoster | undefined;
+    // Opened after the rule book, which tells it about every rule written.
+    let apiHintVerifier: ApiHintVerifier | undefined;
     const rules = await RuleBook.open({
       tables,
       clock,
       logger,
       priorityRank: settings.rulePriorityRank,
       onQueued: () => poster?.wake(),
+      onRecorded: (rule) => apiHintVerifier?.noteRuleRecorded(rule),
     });
     if (dependencies.submitRules !== undefined) {
       poster = new RulePoster({
@@ -144,6 +155,24 @@ export class SamplerCore {
       resampling,
       confidenceThreshold: settings.hintConfidenceThreshold,
     });
+    apiHintVerifier = await ApiHintVerifier.open({
+      tables,
+      lock,
+      clock,
+      logger,
+      metrics,
+      rules,
+      settings: apiHintVerifierSettingsOf(settings),
+      renderer: dependencies.pageRenderer,
+      isSampling: (domain) => loop?.isSampling(domain) ?? false,
+    });
+    const apiHints = new ApiHintIntake({
+      tables,
+      clock,
+      logger,
+      metrics,
+      onNewHint: (domain) => apiHintVerifier?.noteNewHint(domain),
+    });
     return new SamplerCore(
       dependencies,
       tables,
@@ -155,6 +184,8 @@ export class SamplerCore {
       poster,
       hints,
       ledger,
+      apiHints,
+      apiHintVerifier,
       metrics,
     );
   }
@@ -164,6 +195,7 @@ export class SamplerCore {
     const { settings, logger, domainSampler } = this.dependencies;
     this.poster?.start();
     this.#sweepTimer = setInterval(() => void this.sweepClaims(), settings.claimSweepIntervalMs);
+    this.apiHintVerifier.start();
     if (domainSampler === undefined) {
       logger.warn('no downloader token: the sampling loop is off (claims and hints still work)');
       return;
@@ -174,6 +206,7 @@ export class SamplerCore {
   async stop(): Promise<void> {
     clearInterval(this.#sweepTimer);
     await this.loop.stop();
+    await this.apiHintVerifier.stop();
     await this.poster?.stop();
   }
 
@@ -220,6 +253,14 @@ export class SamplerCore {
     request: Schemas['VerdictHintsRequest'],
   ): Promise<Schemas['VerdictHintsResponse']> {
     return this.hints.submit(consumerId, request.claim_id, request.hint_list);
+  }
+
+  // ── the downloader's API endpoint hints (service token) ─────────────────────────────────────
+
+  submitApiEndpointHints(
+    request: Schemas['ApiEndpointHintsRequest'],
+  ): Promise<Schemas['ApiEndpointHintsResponse']> {
+    return this.apiHints.submit(request.hint_list);
   }
 
   // ── operator endpoints (service token) ───────────────────────────────────────────────────────

@@ -15,6 +15,8 @@ export class SamplerMetrics {
   readonly hintCount: Counter<'hint_decision'>;
   readonly hintDuplicateCount: Counter;
   readonly consumerTokenCount: Counter<'action'>;
+  readonly apiEndpointHintCount: Counter<'result'>;
+  readonly apiEndpointVerificationCount: Counter<'outcome'>;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -88,6 +90,18 @@ export class SamplerMetrics {
       name: 'sampler_consumer_token_total',
       help: 'Consumer tokens issued and revoked',
       labelNames: ['action'],
+      registers,
+    });
+    this.apiEndpointHintCount = new Counter({
+      name: 'sampler_api_endpoint_hint_total',
+      help: "The downloader's API endpoint hints received (accepted, duplicate)",
+      labelNames: ['result'],
+      registers,
+    });
+    this.apiEndpointVerificationCount = new Counter({
+      name: 'sampler_api_endpoint_verification_total',
+      help: 'API endpoint checks of a domain, by outcome (verified, covered_by_rule, failed, deferred, not_eligible)',
+      labelNames: ['outcome'],
       registers,
     });
   }

@@ -13,6 +13,8 @@ import {
   type SamplingPolicyOverrides,
 } from './sampling/sampling-policy';
 import type { SamplingLoopSettings } from './queue/sampling-loop';
+import type { ApiHintVerifierSettings } from './api-hints/api-hint-verifier';
+import { DEFAULT_SAMPLING_POLICY } from './sampling/sampling-policy';
 
 /*
  * The sampler's own flags and environment variables, declared once each and read by the shared
@@ -171,6 +173,20 @@ export const SAMPLER_SETTINGS = {
     parseAs.wholeNumber(0, 1_000_000),
     100,
   ),
+  apiHintCheckIntervalMs: setting(
+    '--api-hint-check-interval-ms <ms>',
+    'SAMPLER_API_HINT_CHECK_INTERVAL_MS',
+    'how often domains with API endpoint hints due for a check are looked for',
+    parseAs.wholeNumber(10, 3_600_000),
+    10_000,
+  ),
+  apiHintRetryHours: setting(
+    '--api-hint-retry-hours <hours>',
+    'SAMPLER_API_HINT_RETRY_HOURS',
+    "a domain's API endpoint hints that failed verification are checked again no sooner than this",
+    parseAs.wholeNumber(1, 87_600),
+    168,
+  ),
 } as const;
 
 export type SamplerSettingValues = SettingValues<typeof SAMPLER_SETTINGS>;
@@ -190,5 +206,20 @@ export function samplingLoopSettingsOf(values: SamplerSettingValues): SamplingLo
     tickIntervalMs: values.queueTickIntervalMs,
     candidatePollIntervalMs: values.candidatePollIntervalMs,
     candidatePageSize: values.candidatePageSize,
+  };
+}
+
+export function apiHintVerifierSettingsOf(values: SamplerSettingValues): ApiHintVerifierSettings {
+  const policy = values.samplingPolicy ?? DEFAULT_SAMPLING_POLICY;
+  return {
+    checkIntervalMs: values.apiHintCheckIntervalMs,
+    retryAfterFailureMs: values.apiHintRetryHours * 3_600_000,
+    recheckAfterVerifiedMs: values.reverifyPeriodDays * DAY_SECONDS * 1000,
+    deferMs: values.samplingRetrySeconds * 1000,
+    samplePageCount: 3,
+    maxHintCount: 100,
+    plainTimeoutMs: policy.plainTimeoutMs,
+    renderTimeoutMs: policy.renderTimeoutMs,
+    maxRateLimitWaitMs: policy.maxRateLimitWaitMs,
   };
 }

@@ -4,6 +4,7 @@ import {
   invalidRequest,
   notFound,
 } from '../../common/contract-runtime/contract-error';
+import { InvalidApiEndpointHintError } from '../api-hints/api-hint-errors';
 import {
   ClaimConsumerMismatchError,
   ClaimNotFoundError,
@@ -22,7 +23,9 @@ export function toContractError(error: unknown): unknown {
   if (error instanceof ClaimConsumerMismatchError) {
     return conflict('claim_consumer_mismatch', error.message);
   }
-  if (error instanceof InvalidHintError) return invalidRequest(error.message);
+  if (error instanceof InvalidHintError || error instanceof InvalidApiEndpointHintError) {
+    return invalidRequest(error.message);
+  }
   if (error instanceof ConsumerAlreadyExistsError) {
     return conflict('consumer_already_exists', error.message);
   }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ApiEndpoint } from '../../common/api-endpoint';
 import type { Clock } from '../sampler-clock';
 import { msOfTimeText, timeTextOf } from '../sampler-clock';
 import type {
@@ -23,6 +24,48 @@ export interface RuleDecision {
   robotsTxt: string | null;
   origin: RuleOrigin;
   confidenceScore: number;
+  /**
+   * How the domain's pages are fetched (v2). Absent: the current rule's strategy carries over while
+   * the verdict still needs rendering (csr, partial) — a re-sampled verdict does not drop a
+   * verified API mapping; only a failed verification does (it says `render`).
+   */
+  fetchStrategy?: FetchStrategy;
+}
+
+/** `render_strategy` with its `api_endpoint`: an api rule always has its mapping. */
+export type FetchStrategy =
+  { renderStrategy: 'render' } | { renderStrategy: 'api'; apiEndpoint: ApiEndpoint };
+
+/** Verdicts whose pages need rendering: the only ones an API mapping can stand in for. */
+export function isRenderNeedingVerdict(verdict: Verdict): boolean {
+  return verdict === 'csr' || verdict === 'partial';
+}
+
+/** The strategy a decision writes, given the rule it replaces. */
+function fetchStrategyOf(decision: RuleDecision, previous?: DomainRuleDocument): FetchStrategy {
+  if (decision.fetchStrategy !== undefined) return decision.fetchStrategy;
+  if (
+    previous?.render_strategy === 'api' &&
+    previous.api_endpoint != null &&
+    isRenderNeedingVerdict(decision.verdict)
+  ) {
+    return { renderStrategy: 'api', apiEndpoint: previous.api_endpoint };
+  }
+  return { renderStrategy: 'render' };
+}
+
+/** The decision a stored rule stands for (to write it again with another strategy). */
+export function decisionOfRule(rule: DomainRuleDocument): RuleDecision {
+  return {
+    domain: rule.domain,
+    verdict: rule.verdict,
+    undeterminedReason: rule.undetermined_reason,
+    minIntervalMs: rule.min_interval_ms,
+    waitSelector: rule.wait_selector,
+    robotsTxt: rule.robots_txt,
+    origin: rule.rule_origin,
+    confidenceScore: rule.confidence_score,
+  };
 }
 
 export interface RuleBookDependencies {
@@ -33,6 +76,8 @@ export interface RuleBookDependencies {
   priorityRank: number;
   /** Told whenever a rule waits in the outbox (the poster wakes up). */
   onQueued: () => void;
+  /** Told about every rule written (the API hint verifier wakes a domain's waiting hints). */
+  onRecorded?: (rule: DomainRuleDocument) => void;
 }
 
 /** The rule as it travels to the scheduler: exactly the DomainRule fields, nothing of ours. */
@@ -47,6 +92,9 @@ export function wireRuleOf(rule: DomainRuleWire): DomainRuleWire {
     robots_txt: rule.robots_txt,
     verified_at: rule.verified_at,
     revisit_interval_seconds: rule.revisit_interval_seconds ?? null,
+    // A rule stored before v2 has neither: it is a render rule.
+    render_strategy: rule.render_strategy ?? 'render',
+    api_endpoint: rule.render_strategy === 'api' ? (rule.api_endpoint ?? null) : null,
   };
 }
 
@@ -83,6 +131,13 @@ export class RuleBook {
       Math.floor(clock.nowMs() / SECOND_MS) * SECOND_MS,
       previous === undefined ? 0 : msOfTimeText(previous.verified_at) + SECOND_MS,
     );
+    const strategy = fetchStrategyOf(decision, previous);
+    if (previous?.render_strategy === 'api' && strategy.renderStrategy === 'render') {
+      this.dependencies.logger.info(
+        { domain: decision.domain, verdict: decision.verdict },
+        'the rule goes back from api to render',
+      );
+    }
     const rule: DomainRuleDocument = {
       domain: decision.domain,
       verdict: decision.verdict,
@@ -93,6 +148,8 @@ export class RuleBook {
       robots_txt: decision.robotsTxt,
       verified_at: timeTextOf(verifiedAtMs),
       revisit_interval_seconds: null,
+      render_strategy: strategy.renderStrategy,
+      api_endpoint: strategy.renderStrategy === 'api' ? strategy.apiEndpoint : null,
       rule_origin: decision.origin,
       confidence_score: decision.confidenceScore,
     };
@@ -104,6 +161,7 @@ export class RuleBook {
     this.#count(previous?.verdict, -1);
     this.#count(rule.verdict, 1);
     this.dependencies.onQueued();
+    this.dependencies.onRecorded?.(rule);
     return rule;
   }
 

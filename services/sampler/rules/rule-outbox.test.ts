@@ -64,8 +64,12 @@ it('sends at the next start what a stopped sampler could not deliver', async () 
       'robots_txt',
       'verified_at',
       'revisit_interval_seconds',
+      'render_strategy',
+      'api_endpoint',
     ].sort(),
   );
+  // A sampled rule is a render rule until an API endpoint is verified (v2).
+  expect(posted[0]).toMatchObject({ render_strategy: 'render', api_endpoint: null });
   await waitFor(
     'the outbox to empty',
     async () => (await second.core.poster?.pendingCount()) === 0,

@@ -11,6 +11,7 @@ export type Verdict = components['schemas']['Verdict'];
 export type UndeterminedReason = components['schemas']['UndeterminedReason'];
 export type HintDecision = components['schemas']['VerdictHintRow']['hint_decision'];
 export type ClaimState = components['schemas']['DomainClaimRow']['claim_state'];
+type ApiEndpointHintWire = components['schemas']['ApiEndpointHint'];
 
 type DomainRuleVariants = schedulerComponents['schemas']['DomainRule'];
 /**
@@ -113,6 +114,24 @@ export interface VerdictHintResultDocument {
   received_at: string;
   /** False between recording the decision and carrying it out; a repeat then finishes the work. */
   is_applied: boolean;
+}
+
+/** Where a downloader's API endpoint hint stands: awaiting a check, confirmed, or not confirmed. */
+export type ApiHintVerificationState = 'pending' | 'verified' | 'failed';
+
+/**
+ * `sampler:api_endpoint_hint_task:{domain}/{endpoint_hash}` — a downloader's hint (the wire fields
+ * as received, domain and URLs normalized) and its verification: the outcome of the last check,
+ * why, and when the domain's hints are checked next.
+ */
+export interface ApiEndpointHintTaskDocument extends ApiEndpointHintWire {
+  received_at: string;
+  verification_state: ApiHintVerificationState;
+  /** One line on the last check's outcome (logs, operators); null before the first check. */
+  verification_note: string | null;
+  checked_at: string | null;
+  check_count: number;
+  next_check_at: string;
 }
 
 /** `sampler:verdict_hint_index:{received_order}/{claim_id}/{domain}` — newest first. */

@@ -1,6 +1,7 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { ServiceKeyspace } from '../../common/storage/service-keyspace';
 import type {
+  ApiEndpointHintTaskDocument,
   ClaimDocument,
   ConsumerTokenDocument,
   DomainClaimDocument,
@@ -23,6 +24,7 @@ export interface SamplerTables {
   consumerTokens: KeyspaceTable<ConsumerTokenDocument>;
   hintResults: KeyspaceTable<VerdictHintResultDocument>;
   hintIndex: KeyspaceTable<VerdictHintIndexDocument>;
+  apiEndpointHints: KeyspaceTable<ApiEndpointHintTaskDocument>;
 }
 
 export function openSamplerTables(keyspace: ServiceKeyspace): SamplerTables {
@@ -36,5 +38,6 @@ export function openSamplerTables(keyspace: ServiceKeyspace): SamplerTables {
     consumerTokens: keyspace.table<ConsumerTokenDocument>('consumer_token'),
     hintResults: keyspace.table<VerdictHintResultDocument>('verdict_hint_result'),
     hintIndex: keyspace.table<VerdictHintIndexDocument>('verdict_hint_index'),
+    apiEndpointHints: keyspace.table<ApiEndpointHintTaskDocument>('api_endpoint_hint_task'),
   };
 }

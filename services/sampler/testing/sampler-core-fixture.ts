@@ -11,6 +11,7 @@ import type { SubmitRules } from '../rules/rule-poster';
 import { SamplerCore } from '../sampler-core';
 import { SAMPLER_SETTINGS, type SamplerSettingValues } from '../sampler-settings';
 import type { DomainSampler } from '../sampling/domain-sampler';
+import type { PageRenderer } from '../sampling/downloader-requests';
 import { ManualClock } from './manual-clock';
 
 export interface TestCore {
@@ -26,6 +27,8 @@ export interface TestCoreOptions {
   domainSampler?: DomainSampler;
   submitRules?: SubmitRules;
   listCandidates?: ListCandidates;
+  /** The downloader's POST /v1/render, for verifying API endpoint hints. */
+  pageRenderer?: PageRenderer;
   settings?: Partial<SamplerSettingValues>;
   dataDirectory?: string;
 }
@@ -47,6 +50,7 @@ export async function openTestCore(options: TestCoreOptions = {}): Promise<TestC
     domainSampler: options.domainSampler,
     submitRules: options.submitRules,
     listCandidates: options.listCandidates,
+    pageRenderer: options.pageRenderer,
   });
   return {
     core,
