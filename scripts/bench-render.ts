@@ -19,6 +19,10 @@
  *   npm run bench:render -- [--pages 240] [--rounds 2] [--contenders service,crawlee,bare]
  *                           [--bare-sweep 2,4,6,8,12,16] [--many-domain-hosts 120]
  *                           [--downloader-arg <flag>]… [--downloader-url <url> --downloader-token <t>]
+ *                           [--api-pages 600] [--api-render-pages 120] [--api-only]
+ *
+ * Last, the api-path round (v2): pages/s of `api` lease tasks vs rendering the same pages of the
+ * demo's client-rendered hosts (scripts/bench-render/api-path-round.ts), target api ≥ 10× render.
  */
 import { cpus } from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
@@ -29,6 +33,8 @@ import {
   MeasuredContender,
 } from './bench-render/bench-report';
 import {
+  API_ROUND_API_TASK_COUNT,
+  API_ROUND_RENDER_TASK_COUNT,
   BARE_LOOP_SWEEP,
   BENCH_HOSTS,
   CHROMIUM_PATH,
@@ -50,6 +56,7 @@ import { runContenderInChildProcess } from './bench-render/contender-runner';
 import type { ContenderRun } from './bench-render/contender-run';
 import type { ChildContenderKind } from './bench-render/contenders/contender-job';
 import { runDownloaderService } from './bench-render/contenders/downloader-service';
+import { runApiPathRound } from './bench-render/api-path-round';
 import { runManyDomainRound } from './bench-render/many-domain-round';
 import { summarizeOriginTraffic } from './bench-render/origin-traffic';
 import type { PageRecord } from './bench-render/page-record';
@@ -89,6 +96,9 @@ interface BenchOptions {
   contenders: ContenderName[];
   bareSweep: number[];
   manyDomainHosts: number;
+  apiPages: number;
+  apiRenderPages: number;
+  apiOnly: boolean;
   downloaderUrl?: string;
   downloaderToken?: string;
   downloaderArg: string[];
@@ -127,6 +137,19 @@ function parseOptions(): BenchOptions {
       integerFrom(0, 1000),
       MANY_DOMAIN_HOST_COUNT,
     )
+    .option(
+      '--api-pages <count>',
+      'api tasks of the api-path round (0 skips it)',
+      integerFrom(0, 20_000),
+      API_ROUND_API_TASK_COUNT,
+    )
+    .option(
+      '--api-render-pages <count>',
+      'render tasks of the same pages in the api-path round',
+      integerFrom(1, 4000),
+      API_ROUND_RENDER_TASK_COUNT,
+    )
+    .option('--api-only', 'run only the api-path round', false)
     .option(...DOWNLOADER_ARGUMENT_OPTION)
     .option(
       '--downloader-url <url>',
@@ -215,6 +238,7 @@ function runKeysOf(options: BenchOptions): RunKey[] {
 
 async function main(): Promise<number> {
   const options = parseOptions();
+  if (options.apiOnly) return runApiRound(options, new AbortController().signal);
   const warmupCount = BENCH_HOSTS.length * WARMUP_PAGES_PER_HOST;
   const pagesPerRound = Math.ceil(options.pages / options.rounds);
   const abort = new AbortController();
@@ -297,7 +321,21 @@ async function main(): Promise<number> {
     console.log(formatVerdicts(manyDomainVerdicts));
     if (!manyDomainVerdicts.every((verdict) => verdict.isPass)) exitCode = 1;
   }
+  if ((await runApiRound(options, abort.signal)) !== 0) exitCode = 1;
   return exitCode;
+}
+
+/** The api-path round (v2): its verdicts printed; 1 when one fails, 0 otherwise or skipped. */
+async function runApiRound(options: BenchOptions, signal: AbortSignal): Promise<number> {
+  if (options.apiPages === 0) return 0;
+  const verdicts = await runApiPathRound({
+    apiTaskCount: options.apiPages,
+    renderTaskCount: options.apiRenderPages,
+    downloaderArguments: options.downloaderArg,
+    signal,
+  });
+  console.log(formatVerdicts(verdicts));
+  return verdicts.every((verdict) => verdict.isPass) ? 0 : 1;
 }
 
 main().then(

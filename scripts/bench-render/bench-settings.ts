@@ -71,3 +71,14 @@ export function manyDomainHosts(count: number): string[] {
 /** The issue's targets. */
 export const TARGET_RATIO_TO_CRAWLEE = 1.3;
 export const TARGET_RATIO_TO_BARE_LOOP = 0.95;
+
+/** The api-path round: client-rendered demo hosts (127.0.0.41 …) whose pages come from /api/page. */
+export const API_ROUND_HOSTS: readonly string[] = Array.from(
+  { length: 6 },
+  (_, index) => `127.0.0.${41 + index}`,
+);
+/** The issue's expectation for the api path: an order of magnitude over rendering. */
+export const TARGET_API_RATIO_TO_RENDER = 10;
+/** Tasks per phase of the api-path round: enough for seconds of work on each path. */
+export const API_ROUND_API_TASK_COUNT = 600;
+export const API_ROUND_RENDER_TASK_COUNT = 120;

@@ -25,6 +25,8 @@ export class DownloaderMetrics {
   readonly reportRetryCount: Counter;
   readonly outboxDepth: Gauge;
   readonly pagePoolResizeCount: Counter<'pool_size_reason'>;
+  readonly leaseTaskStrategyCount: Counter<'leased_strategy' | 'render_strategy'>;
+  readonly apiEndpointHintCount: Counter<'result'>;
 
   constructor(registry: Registry, live: LiveDownloaderState) {
     const registers = [registry];
@@ -117,6 +119,18 @@ export class DownloaderMetrics {
       name: 'downloader_page_pool_resize_total',
       help: 'Changes of the page pool size, by reason',
       labelNames: ['pool_size_reason'],
+      registers,
+    });
+    this.leaseTaskStrategyCount = new Counter({
+      name: 'downloader_lease_task_strategy_total',
+      help: 'Leased tasks fetched, by the render_strategy leased (absent from a v1 scheduler: render) and the one used (api falls back to render when the mapping or the answer does not fit)',
+      labelNames: ['leased_strategy', 'render_strategy'],
+      registers,
+    });
+    this.apiEndpointHintCount = new Counter({
+      name: 'downloader_api_endpoint_hint_total',
+      help: 'API endpoint hints, by result (found, accepted, duplicate, dropped)',
+      labelNames: ['result'],
       registers,
     });
     this.addPagePoolGauges(registers, live);

@@ -214,6 +214,19 @@ export const DOWNLOADER_SETTINGS = {
     "the scheduler's bearer token (never logged)",
     parseAs.text,
   ),
+  samplerUrl: setting(
+    '--sampler-url <url>',
+    'SAMPLER_URL',
+    'base URL of the sampler (v2: API endpoint hints go there)',
+    parseAs.absoluteUrl,
+    'http://127.0.0.1:7103',
+  ),
+  samplerToken: setting(
+    '--sampler-token <token>',
+    'SAMPLER_TOKEN',
+    "the sampler's bearer token (never logged); without it no API endpoint hints are sent",
+    parseAs.text,
+  ),
   workerId: setting(
     '--worker-id <id>',
     'DOWNLOADER_WORKER_ID',

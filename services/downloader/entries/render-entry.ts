@@ -1,6 +1,11 @@
 import type { RenderPageInput } from '../../../generated/downloader';
 import { ContractError, serviceUnavailable } from '../../common/contract-runtime/contract-error';
-import type { OriginGateway } from '../fetching/origin-gateway';
+import type {
+  OriginFetchRequest,
+  OriginFetchResult,
+  OriginGateway,
+} from '../fetching/origin-gateway';
+import { PageObjectStorageError } from '../fetching/page-object-storage-error';
 import type { WebPageObject } from '../fetching/web-page-object-store';
 import { intervalOf, refusalError, requestTargetOf, retryAfterSeconds } from './request-target';
 
@@ -27,11 +32,23 @@ export class RenderEntry {
     private readonly defaultMinIntervalMs: number,
   ) {}
 
+  /** The gateway's domain errors, as the contract's: a storage fault is 503 (retry later). */
+  private async fetch(request: OriginFetchRequest): Promise<OriginFetchResult> {
+    try {
+      return await this.gateway.fetch(request);
+    } catch (error) {
+      if (error instanceof PageObjectStorageError) {
+        throw serviceUnavailable('the page object could not be stored; retry later');
+      }
+      throw error;
+    }
+  }
+
   async render(body: RenderRequestBody): Promise<WebPageObject> {
     const arrivedAtMs = Date.now();
     const target = requestTargetOf(body.url);
     const timeoutMs = body.timeout_ms;
-    const result = await this.gateway.fetch({
+    const result = await this.fetch({
       ...target,
       ...intervalOf(body.min_interval_ms, this.defaultMinIntervalMs),
       entryName: 'render_endpoint',

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { serviceUnavailable } from '../../common/contract-runtime/contract-error';
 import { DestinationResolver } from '../egress/destination-resolver';
 import { EgressError } from '../egress/egress-error';
 import type { DownloaderMetrics } from '../downloader-metrics';
@@ -11,8 +10,15 @@ import { failedOutcome, outcomeOfEgressError } from '../rendering/outcome-builde
 import type { RenderEngine } from '../rendering/render-engine';
 import { outcomeCountKey } from '../rendering/render-engine-observer';
 import { invalidSelectorOutcome } from '../rendering/page-render';
-import type { RefusedOutcome, RenderOutcome, RenderRequest } from '../rendering/render-outcome';
+import type {
+  PageOutcome,
+  RefusedOutcome,
+  RenderOutcome,
+  RenderRequest,
+} from '../rendering/render-outcome';
+import type { ApiEndpointHintReporter } from '../hints/api-endpoint-hint-reporter';
 import type { FetchAuditLog } from './fetch-audit-log';
+import { PageObjectStorageError } from './page-object-storage-error';
 import { originVerdictOf, robotsAnswerOf } from './origin-verdict';
 import {
   newObjectId,
@@ -45,7 +51,18 @@ export interface OriginFetchRequest {
   readonly etag?: string | null;
   readonly lastModifiedAt?: string | null;
   readonly shouldCheckRobots: boolean;
+  /**
+   * URLs robots.txt must allow as well as `url` (an api task: the page whose content the endpoint
+   * carries — fetching its JSON is fetching the page by other means). Same origin as `url`.
+   */
+  readonly robotsAlsoCheckedUrls?: readonly string[];
   readonly shouldStore: boolean;
+  /**
+   * Turns a fetched page into the page that is stored and answered (an api task's JSON becomes
+   * the page's object). Undefined: the answer is not usable — nothing is stored and the result's
+   * `pageObject` is undefined, so the caller can fetch the page another way.
+   */
+  readonly interpretPage?: (outcome: PageOutcome) => PageOutcome | undefined;
   readonly admission: AdmissionMode;
   readonly signal?: AbortSignal;
 }
@@ -78,6 +95,8 @@ export interface OriginGatewayOptions {
   readonly logger: Logger;
   /** Bound of a robots.txt fetch. */
   readonly robotsTimeoutMs: number;
+  /** Where a rendered page's API endpoint evidence goes (v2 hints); none: not looked at. */
+  readonly hints?: Pick<ApiEndpointHintReporter, 'offer'>;
 }
 
 /**
@@ -106,20 +125,22 @@ export class OriginGateway {
 
     let admission = request.admission;
     if (request.shouldCheckRobots) {
-      const check = await this.options.robots.check(request.url, request.domain, (robotsTxtUrl) =>
-        this.fetchRobotsTxt(robotsTxtUrl, request),
-      );
-      if (check.kind === 'held_back') return { kind: 'held_back', decision: check.decision };
-      if (check.kind === 'disallowed') {
-        return {
-          kind: 'robots_disallowed',
-          message: `${check.rules?.object.robots_txt_url ?? 'robots.txt'} (${
-            check.rules?.object.robots_policy ?? 'unknown'
-          }) disallows ${request.url}`,
-        };
-      }
-      if (check.didFetch && admission.kind === 'immediate') {
-        admission = { kind: 'wait', untilMs: admission.followUpUntilMs, isFollowUp: true };
+      for (const checkedUrl of [request.url, ...(request.robotsAlsoCheckedUrls ?? [])]) {
+        const check = await this.options.robots.check(checkedUrl, request.domain, (robotsTxtUrl) =>
+          this.fetchRobotsTxt(robotsTxtUrl, request),
+        );
+        if (check.kind === 'held_back') return { kind: 'held_back', decision: check.decision };
+        if (check.kind === 'disallowed') {
+          return {
+            kind: 'robots_disallowed',
+            message: `${check.rules?.object.robots_txt_url ?? 'robots.txt'} (${
+              check.rules?.object.robots_policy ?? 'unknown'
+            }) disallows ${checkedUrl}`,
+          };
+        }
+        if (check.didFetch && admission.kind === 'immediate') {
+          admission = { kind: 'wait', untilMs: admission.followUpUntilMs, isFollowUp: true };
+        }
       }
     }
 
@@ -127,11 +148,17 @@ export class OriginGateway {
     if (!decision.isGranted) return { kind: 'held_back', decision };
     const ran = await this.run(decision.slot, request, request.url);
     if (ran === undefined) return { kind: 'held_back', decision: stoppingDecision() };
-    const { outcome, hasReachedOrigin } = ran;
+    const { hasReachedOrigin } = ran;
+    let { outcome } = ran;
+    if (outcome.kind === 'page') this.offerHint(request.domain, outcome);
     let pageObject: WebPageObject | undefined;
     if (outcome.kind === 'page') {
-      pageObject = toWebPageObject(newObjectId(), outcome.page);
-      if (request.shouldStore) await this.store(pageObject);
+      const page = request.interpretPage === undefined ? outcome : request.interpretPage(outcome);
+      if (page !== undefined) {
+        outcome = page;
+        pageObject = toWebPageObject(newObjectId(), page.page);
+        if (request.shouldStore) await this.store(pageObject);
+      }
     }
     await this.options.audit.record({
       domain: request.domain,
@@ -145,13 +172,26 @@ export class OriginGateway {
     return { kind: 'fetched', outcome, hasReachedOrigin, pageObject };
   }
 
-  /** A storage fault is ours, not the caller's: 503, retry later (the fetch itself happened). */
+  private offerHint(domain: string, { page, apiEndpointCandidate }: PageOutcome): void {
+    if (apiEndpointCandidate === undefined || this.options.hints === undefined) return;
+    this.options.hints.offer({
+      domain,
+      page_url: page.url,
+      endpoint_url: apiEndpointCandidate.endpointUrl,
+      content_pointer: apiEndpointCandidate.contentPointer,
+      matched_character_count: apiEndpointCandidate.matchedCharacterCount,
+      text_character_count: apiEndpointCandidate.textCharacterCount,
+      observed_at: page.fetched_at,
+    });
+  }
+
+  /** A storage fault is ours, not the caller's (the fetch itself happened). */
   private async store(pageObject: WebPageObject): Promise<void> {
     try {
       await this.options.objects.put(pageObject);
     } catch (error) {
       this.options.logger.error({ err: error }, 'page object could not be stored');
-      throw serviceUnavailable('the page object could not be stored; retry later');
+      throw new PageObjectStorageError(pageObject.url, { cause: error });
     }
   }
 

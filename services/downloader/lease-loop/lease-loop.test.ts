@@ -4,6 +4,7 @@ import {
   leaseTaskFor,
   startFakeScheduler,
   type FakeScheduler,
+  type LeaseTask,
   type ReportRequest,
   type ReportResult,
 } from '../testing/fake-scheduler';
@@ -13,6 +14,7 @@ import {
   waitUntil,
   type TestDownloader,
 } from '../testing/downloader-test-harness';
+import { leaseAndReportOn } from '../testing/lease-and-report';
 
 // Entry A against a fake scheduler (the generated scheduler router, recording every report) and
 // the demo site. One downloader for the file, stopped and restarted by the last test.
@@ -45,32 +47,7 @@ afterAll(async () => {
 
 const url = (hostIndex: number, path: string) => `${site.baseUrls[hostIndex]}${path}`;
 
-/** Queues tasks and waits for the report(s) that cover all of them. */
-async function leaseAndReport(tasks: ReturnType<typeof leaseTaskFor>[]): Promise<ReportResult[]> {
-  const hashes = new Set(tasks.map((task) => task.url_hash));
-  const reportsBefore = scheduler.reports.length;
-  const leasesBefore = scheduler.leaseCalls.length;
-  scheduler.queue.push(...tasks);
-  await waitUntil(() => {
-    const leaseIds = new Set(scheduler.leaseCalls.slice(leasesBefore).map((call) => call.lease_id));
-    const reported = scheduler.reports
-      .slice(reportsBefore)
-      .filter((report) => leaseIds.has(report.lease_id));
-    return (
-      scheduler.queue.length === 0 &&
-      scheduler.leaseCalls
-        .slice(leasesBefore)
-        .every(
-          (call) =>
-            call.leased_count === 0 || reported.some((report) => report.lease_id === call.lease_id),
-        )
-    );
-  }, 20_000);
-  return scheduler.reports
-    .slice(reportsBefore)
-    .flatMap((report) => report.result_list)
-    .filter((result) => hashes.has(result.url_hash));
-}
+const leaseAndReport = (tasks: LeaseTask[]) => leaseAndReportOn(scheduler, tasks);
 
 async function metric(name: string): Promise<number> {
   const text = await (await fetch(`${downloader.url}/metrics`)).text();

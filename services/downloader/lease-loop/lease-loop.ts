@@ -2,8 +2,7 @@ import type { Logger } from 'pino';
 import type { components, SchedulerClient } from '../../../generated/scheduler';
 import { sleep } from '../../common/contract-runtime/retry-backoff';
 import type { DownloaderMetrics } from '../downloader-metrics';
-import { requestTargetOf } from '../entries/request-target';
-import type { OriginFetchResult, OriginGateway } from '../fetching/origin-gateway';
+import type { LeaseTaskFetch, LeaseTaskFetcher } from './lease-task-fetch';
 import type { ReportDelivery } from './report-delivery';
 import type { ReportOutbox } from './report-outbox';
 import { reportResultOf, type LeaseTask } from './report-results';
@@ -55,6 +54,30 @@ export interface LeaseLoopSettings {
   readonly finalReportMs: number;
 }
 
+export interface LeaseLoopDependencies {
+  readonly client: SchedulerClient;
+  /** Fetches one task the way it asks (render or api). */
+  readonly fetcher: LeaseTaskFetcher;
+  readonly outbox: ReportOutbox;
+  readonly delivery: ReportDelivery;
+  /** Read before every lease call (the page pool and the brake change live). */
+  readonly capacity: () => LeaseCapacity;
+  readonly settings: LeaseLoopSettings;
+  readonly metrics: DownloaderMetrics;
+  readonly logger: Logger;
+}
+
+/** What the loop may hold: tasks that may render (pages) and tasks in all (requests). */
+export interface LeaseCapacity {
+  readonly pageCount: number;
+  readonly requestCount: number;
+}
+
+/** An api task may still fall back to rendering; then it waits for a page like any render. */
+function isLeasedToRender(task: LeaseTask): boolean {
+  return task.render_strategy !== 'api';
+}
+
 interface ActiveLease {
   readonly lease: LeaseResponse;
   /** Unreported tasks must have finished by then (the earlier of the scheduler's and our clock). */
@@ -73,13 +96,17 @@ interface ActiveLease {
  * Entry A: lease from the scheduler, fetch every task under the domain limits (over the limit →
  * delay, never drop), report the whole lease through the durable outbox.
  *
- * Backpressure: the loop holds at most `capacity()` unfinished tasks — min(page pool,
- * max_concurrent_count) — and asks only for the room left, so leased URLs never pile up behind a
- * busy downloader (they stay in the scheduler's queue, where other downloaders can take them).
+ * Backpressure: the loop holds at most `capacity().pageCount` unfinished tasks that may render —
+ * min(page pool, max_concurrent_count) — and at most `capacity().requestCount`
+ * (max_concurrent_count) in all, and asks only for the room left, so leased URLs never pile up
+ * behind a busy downloader (they stay in the scheduler's queue, where other downloaders can take
+ * them). An `api` task (v2) takes no page: while api tasks run, the room for pages stays.
  */
 export class LeaseLoop {
   private readonly active = new Map<string, ActiveLease>();
   private heldTaskCount = 0;
+  /** Of those, the ones leased to be rendered (render, or no render_strategy). */
+  private heldRenderCount = 0;
   /** The pause after the latest empty answer that came back sooner than asked (0: none yet). */
   private emptyBackoffMs = 0;
   /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
@@ -90,16 +117,27 @@ export class LeaseLoop {
   private hasWarnedShortLease = false;
   private running: Promise<void> | undefined;
 
-  constructor(
-    private readonly client: SchedulerClient,
-    private readonly gateway: OriginGateway,
-    private readonly outbox: ReportOutbox,
-    private readonly delivery: ReportDelivery,
-    private readonly capacity: () => number,
-    private readonly settings: LeaseLoopSettings,
-    private readonly metrics: DownloaderMetrics,
-    private readonly logger: Logger,
-  ) {}
+  private readonly client: SchedulerClient;
+  private readonly fetcher: LeaseTaskFetcher;
+  private readonly outbox: ReportOutbox;
+  private readonly delivery: ReportDelivery;
+  private readonly capacity: () => LeaseCapacity;
+  private readonly settings: LeaseLoopSettings;
+  private readonly metrics: DownloaderMetrics;
+  private readonly logger: Logger;
+
+  constructor(dependencies: LeaseLoopDependencies) {
+    ({
+      client: this.client,
+      fetcher: this.fetcher,
+      outbox: this.outbox,
+      delivery: this.delivery,
+      capacity: this.capacity,
+      settings: this.settings,
+      metrics: this.metrics,
+      logger: this.logger,
+    } = dependencies);
+  }
 
   /** Tasks leased and not finished. */
   get heldCount(): number {
@@ -165,7 +203,8 @@ export class LeaseLoop {
   }
 
   private room(): number {
-    return this.capacity() - this.heldTaskCount;
+    const { pageCount, requestCount } = this.capacity();
+    return Math.min(pageCount - this.heldRenderCount, requestCount - this.heldTaskCount);
   }
 
   private async leaseUntilStopped(): Promise<void> {
@@ -285,6 +324,7 @@ export class LeaseLoop {
     this.warnIfShorterThanTasks(active, receivedAtMs);
     this.active.set(lease.lease_id, active);
     this.heldTaskCount += lease.task_list.length;
+    this.heldRenderCount += lease.task_list.filter(isLeasedToRender).length;
     this.logger.debug(
       { lease_id: lease.lease_id, task_count: lease.task_list.length },
       'lease received',
@@ -307,7 +347,8 @@ export class LeaseLoop {
 
   private async runTask(active: ActiveLease, task: LeaseTask): Promise<void> {
     try {
-      const result = reportResultOf(task, await this.fetchTask(active, task));
+      const fetched = await this.fetchTask(active, task);
+      const result = reportResultOf(task, fetched.result, fetched.renderStrategy);
       if (result !== undefined && active.reporting === undefined) {
         await this.outbox.append(active.lease.lease_id, result);
       }
@@ -316,45 +357,20 @@ export class LeaseLoop {
     } finally {
       active.remainingCount -= 1;
       this.heldTaskCount -= 1;
+      if (isLeasedToRender(task)) this.heldRenderCount -= 1;
       this.wakeUp();
     }
     if (active.remainingCount === 0 && !this.leasing.signal.aborted) await this.report(active);
   }
 
-  private async fetchTask(active: ActiveLease, task: LeaseTask): Promise<OriginFetchResult> {
-    let target;
-    try {
-      target = requestTargetOf(task.url);
-    } catch (error) {
-      return {
-        kind: 'refused',
-        outcome: {
-          kind: 'refused',
-          refusalReason: 'invalid_url',
-          message: error instanceof Error ? error.message : String(error),
-        },
-      };
-    }
-    return this.gateway.fetch({
-      ...target,
-      entryName: 'lease_loop',
-      minIntervalMs: task.min_interval_ms,
-      intervalSource: 'lease_message',
-      shouldRender: true,
-      waitSelector: task.wait_selector?.trim() || null,
-      timeoutMs: task.timeout_ms,
-      etag: task.etag,
-      lastModifiedAt: task.last_modified_at,
-      shouldCheckRobots: true,
-      shouldStore: true,
-      // Waiting is cheaper than dropping, but a task that cannot finish before the lease expires
-      // is left for the scheduler to re-queue instead of being rendered into a stale report.
-      admission: {
-        kind: 'wait',
-        untilMs: active.expiresAtMs - task.timeout_ms - active.reportMarginMs,
-      },
-      signal: this.leasing.signal,
-    });
+  private fetchTask(active: ActiveLease, task: LeaseTask): Promise<LeaseTaskFetch> {
+    // Waiting is cheaper than dropping, but a task that cannot finish before the lease expires
+    // is left for the scheduler to re-queue instead of being rendered into a stale report.
+    return this.fetcher.fetch(
+      task,
+      { kind: 'wait', untilMs: active.expiresAtMs - task.timeout_ms - active.reportMarginMs },
+      this.leasing.signal,
+    );
   }
 
   /** Reports what the outbox row holds for this lease; every call shares the one report. */

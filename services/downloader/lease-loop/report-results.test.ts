@@ -90,5 +90,7 @@ test('not_modified carries the validators and nulls for everything rendered', ()
     etag: '"v1"',
     last_modified_at: '2026-08-01T00:00:00Z',
     fetched_at: '2026-08-15T07:47:52Z',
+    // How the page was fetched (v2): the default when the caller does not say.
+    render_strategy: 'render',
   });
 });

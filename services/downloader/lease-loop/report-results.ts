@@ -5,6 +5,7 @@ import type { FailReason } from '../rendering/render-outcome';
 
 export type LeaseTask = components['schemas']['LeaseTask'];
 export type ReportResult = components['schemas']['ReportResult'];
+type RenderStrategy = components['schemas']['RenderStrategy'];
 
 /** The validators a failed task keeps: the ones the task came with, so a failure wipes nothing. */
 function failedResult(task: LeaseTask, failReason: FailReason, fetchedAt: string): ReportResult {
@@ -35,6 +36,16 @@ function failedResult(task: LeaseTask, failReason: FailReason, fetchedAt: string
 export function reportResultOf(
   task: LeaseTask,
   result: OriginFetchResult,
+  renderStrategy: RenderStrategy = 'render',
+): ReportResult | undefined {
+  const base = resultWithoutStrategyOf(task, result, renderStrategy);
+  return base === undefined ? undefined : { ...base, render_strategy: renderStrategy };
+}
+
+function resultWithoutStrategyOf(
+  task: LeaseTask,
+  result: OriginFetchResult,
+  renderStrategy: RenderStrategy,
 ): ReportResult | undefined {
   const now = formatContractTime(new Date());
   switch (result.kind) {
@@ -70,8 +81,11 @@ export function reportResultOf(
         statistics,
         health_signal: page.health_signal,
         link_list: page.link_list,
-        etag: page.etag,
-        last_modified_at: page.last_modified_at,
+        // An api fetch's validators are the endpoint's; the URL keeps the page's (the next
+        // render's conditional request must carry those).
+        ...(renderStrategy === 'api'
+          ? { etag: task.etag, last_modified_at: task.last_modified_at }
+          : { etag: page.etag, last_modified_at: page.last_modified_at }),
         fetched_at: page.fetched_at,
       };
     }

@@ -9,6 +9,8 @@ import { ConsoleErrorRecorder } from './console-error-recorder';
 import { Deadline } from './deadline';
 import { failReasonForHttpStatus, failReasonForNetError } from './failure-classification';
 import { NetworkLogRecorder } from './network-log-recorder';
+import { apiEndpointCandidateOf } from './api-endpoint-evidence';
+import { JsonResponseCollector } from './json-response-collector';
 import {
   failedOutcome,
   notModifiedOutcome,
@@ -30,6 +32,8 @@ export interface PageRenderSettings {
   readonly quietWindowCapMs: number;
   readonly maxHtmlCharacterCount: number;
   readonly maxLinkCount: number;
+  /** See RenderEngineOptions.isApiEvidenceCollected. */
+  readonly isApiEvidenceCollected: boolean;
   /** What the egress proxy knows about failed origins (DNS, refusals, …). */
   readonly egressFailures: EgressFailureRegistry;
 }
@@ -46,6 +50,9 @@ export interface PageRenderTask {
   /** See RenderRequest.onOriginAnswered. */
   readonly onOriginAnswered?: () => void;
 }
+
+/** Longest a render waits for JSON bodies still being read from Chromium (hint evidence). */
+const JSON_BODY_READ_MS = 500;
 
 function defaultPort(url: URL): number {
   return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
@@ -114,9 +121,13 @@ export async function renderOnPage(
   const deadline = new Deadline(task.timeoutMs, startedAt.getTime());
   const recorder = new NetworkLogRecorder(pooled.session, pooled.mainFrameId);
   const consoleRecorder = new ConsoleErrorRecorder(pooled.session);
+  const jsonCollector = settings.isApiEvidenceCollected
+    ? new JsonResponseCollector(pooled.session, new URL(task.url).origin)
+    : undefined;
   if (task.onOriginAnswered !== undefined) recorder.onceMainDocumentAnswered(task.onOriginAnswered);
   recorder.start();
   consoleRecorder.start();
+  jsonCollector?.start();
   const conditional =
     task.validators === undefined
       ? undefined
@@ -184,7 +195,12 @@ export async function renderOnPage(
       capMs: Math.min(settings.quietWindowCapMs, deadline.remainingMs()),
     });
 
-    const snapshot = await takePageSnapshot(pooled.session, task.waitSelector, snapshotLimits);
+    const snapshot = await takePageSnapshot(
+      pooled.session,
+      task.waitSelector,
+      snapshotLimits,
+      jsonCollector?.hasResponses ?? false,
+    );
     if (snapshot.html === null) {
       return failedOutcome(
         'content_too_large',
@@ -198,7 +214,7 @@ export async function renderOnPage(
       return failedOutcome('challenge_detected', `bot challenge: ${challenge}`, startedAt, status);
     }
     const finalUrl = tryNormalizeUrl(main.url ?? task.url) ?? task.url;
-    return assemblePageOutcome({
+    const outcome = assemblePageOutcome({
       url: task.url,
       finalUrl,
       httpStatus: status,
@@ -219,9 +235,18 @@ export async function renderOnPage(
       textCharacterCount: snapshot.contentTextLength,
       isContentBlank: snapshot.contentTextLength === 0,
     });
+    const apiEndpointCandidate =
+      snapshot.mainText === null || jsonCollector === undefined
+        ? undefined
+        : apiEndpointCandidateOf(
+            snapshot.mainText,
+            await jsonCollector.responses(JSON_BODY_READ_MS),
+          );
+    return apiEndpointCandidate === undefined ? outcome : { ...outcome, apiEndpointCandidate };
   } finally {
     recorder.stop();
     consoleRecorder.stop();
+    jsonCollector?.stop();
     await conditional?.disable();
   }
 }

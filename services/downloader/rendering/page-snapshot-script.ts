@@ -46,6 +46,12 @@ export const PAGE_SNAPSHOT_SCRIPT = String.raw`(function (options) {
   // innerText forces layout: measure the body once when it is also the content root.
   var bodyTextLength = collapse(document.body ? document.body.innerText : '').length;
   var contentTextLength = contentRoot === document.body ? bodyTextLength : collapse(contentRoot ? contentRoot.innerText : '').length;
+  // The page's main text, for an API endpoint hint: the wait_selector container, else <main>, else the body.
+  var mainText = null;
+  if (options.isMainTextWanted) {
+    var mainRoot = (options.waitSelector && document.querySelector(options.waitSelector)) || document.querySelector('main') || document.body;
+    mainText = collapse(mainRoot ? mainRoot.innerText : '').slice(0, options.maxMainTextLength);
+  }
   var doctype = document.doctype;
   var html = (doctype ? '<!DOCTYPE ' + doctype.name +
       (doctype.publicId ? ' PUBLIC "' + doctype.publicId + '"' : '') +
@@ -59,6 +65,7 @@ export const PAGE_SNAPSHOT_SCRIPT = String.raw`(function (options) {
     lang: document.documentElement ? document.documentElement.getAttribute('lang') : null,
     contentTextLength: contentTextLength,
     bodyTextLength: bodyTextLength,
+    mainText: mainText,
     links: links
   };
 })`;

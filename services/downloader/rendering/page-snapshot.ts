@@ -14,6 +14,11 @@ export interface PageSnapshot {
   readonly contentTextLength: number;
   /** Visible text length of the body, collapsed. */
   readonly bodyTextLength: number;
+  /**
+   * The main text (wait_selector container, else <main>, else body), collapsed, at most
+   * `MAX_MAIN_TEXT_LENGTH` characters; null unless asked for (an API endpoint hint needs it).
+   */
+  readonly mainText: string | null;
   readonly links: PageLink[];
 }
 
@@ -39,6 +44,9 @@ export interface SnapshotLimits {
  * scheduler accepts.
  */
 export const MAX_ANCHOR_TEXT_LENGTH = 300;
+
+/** Main text kept for comparing with JSON answers: enough for any article. */
+export const MAX_MAIN_TEXT_LENGTH = 200_000;
 
 function emptyToNull(value: string | null): string | null {
   const trimmed = value?.trim() ?? '';
@@ -74,10 +82,13 @@ export async function takePageSnapshot(
   session: CDPSession,
   waitSelector: string | null,
   limits: SnapshotLimits,
+  isMainTextWanted = false,
 ): Promise<PageSnapshot> {
   const argument = JSON.stringify({
     waitSelector,
     maxAnchorTextLength: MAX_ANCHOR_TEXT_LENGTH,
+    maxMainTextLength: MAX_MAIN_TEXT_LENGTH,
+    isMainTextWanted,
     ...limits,
   });
   const result = await session.send('Runtime.evaluate', {

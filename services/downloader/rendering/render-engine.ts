@@ -60,6 +60,11 @@ export interface RenderEngineOptions {
   /** Rendered HTML characters / plain-fetch body bytes; larger → content_too_large. */
   readonly maxContentBytes?: number;
   readonly maxLinkCount?: number;
+  /**
+   * Keep the page's same-origin JSON answers and look for the one that carried its main text
+   * (v2 API endpoint hints, `PageOutcome.apiEndpointCandidate`). Default false: nobody would use it.
+   */
+  readonly isApiEvidenceCollected?: boolean;
   readonly maxRedirectCount?: number;
   readonly extraChromiumArguments?: readonly string[];
   readonly observer?: RenderEngineObserver;
@@ -141,6 +146,7 @@ export class RenderEngine {
       quietWindowCapMs: options.quietWindowCapMs ?? 2000,
       maxHtmlCharacterCount: this.maxContentBytes,
       maxLinkCount: options.maxLinkCount ?? 5000,
+      isApiEvidenceCollected: options.isApiEvidenceCollected ?? false,
       egressFailures: this.proxy.failures,
     };
   }

@@ -1,4 +1,5 @@
 import type { AddressCategory } from '../egress/special-purpose-ranges';
+import type { ApiEndpointCandidate } from './api-endpoint-evidence';
 import type { PageStatistics, RenderedPage } from './rendered-page';
 
 /** The contract's `fail_reason` values (extend only by adding). */
@@ -52,6 +53,8 @@ export interface PageOutcome {
   kind: 'page';
   page: RenderedPage;
   statistics: PageStatistics;
+  /** A rendered page whose content came from one of its own JSON answers (v2 hint evidence). */
+  apiEndpointCandidate?: ApiEndpointCandidate;
 }
 
 /** The origin answered 304 to our validators: nothing to store. */

@@ -17,6 +17,8 @@ export interface TestDownloaderOptions {
   readonly allowDestinations: readonly string[];
   /** A fake scheduler to lease from; without it the lease loop is off. */
   readonly scheduler?: { url: string; token: string };
+  /** A fake sampler to send API endpoint hints to; without it no hints are sent. */
+  readonly sampler?: { url: string; token: string };
   /** Reuse a data directory (a restart); default a fresh temporary one. */
   readonly dataDirectory?: string;
   /** More flags, e.g. ['--page-pool-size', '2']. */
@@ -74,6 +76,9 @@ export function downloaderArguments(
           '--worker-id',
           'test-worker',
         ]),
+    ...(options.sampler === undefined
+      ? []
+      : ['--sampler-url', options.sampler.url, '--sampler-token', options.sampler.token]),
     ...FAST_POLITENESS_ARGUMENTS,
     ...(options.extraArguments ?? []),
   ];

@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import pino from 'pino';
-import { Registry } from 'prom-client';
 import {
   createSchedulerRouter,
   schedulerOperationIds,
   type components,
   type SchedulerHandlers,
 } from '../../../generated/scheduler';
-import { ContractError, notImplemented } from '../../common/contract-runtime/contract-error';
-import { ContractMetrics } from '../../common/contract-runtime/contract-metrics';
-import { createServiceTokenAuthenticator } from '../../common/service-host/service-token-authenticator';
+import { ContractError } from '../../common/contract-runtime/contract-error';
+import { fakeRouterOptions, notImplementedHandlers } from '../../common/testing/fake-peer';
 import { listenOnLoopback } from '../../common/testing/listen-on-loopback';
 import { normalizeUrl } from '../../common/url/normalize-url';
 import { urlHash } from '../../common/url/url-hash';
@@ -115,14 +112,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     close: async () => undefined,
   };
   // Every operation the contract has (it grows) answers 501; the fake plays lease and report.
-  const unused = Object.fromEntries(
-    schedulerOperationIds.map((operationId) => [
-      operationId,
-      async (): Promise<never> => {
-        throw notImplemented(operationId);
-      },
-    ]),
-  ) as unknown as SchedulerHandlers;
+  const unused = notImplementedHandlers<SchedulerHandlers>(schedulerOperationIds);
   const handlers: SchedulerHandlers = {
     ...unused,
     leaseTasks: async ({ query }) => {
@@ -168,15 +158,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   };
   const app = express();
   app.get('/v1/lease', holdWhileNothingIsQueued);
-  app.use(
-    createSchedulerRouter(handlers, {
-      serviceName: 'scheduler',
-      authenticate: createServiceTokenAuthenticator(FAKE_SCHEDULER_TOKEN),
-      logger: pino({ level: 'silent' }),
-      metrics: new ContractMetrics(new Registry(), 'scheduler'),
-      shouldValidateResponses: true,
-    }),
-  );
+  app.use(createSchedulerRouter(handlers, fakeRouterOptions('scheduler', FAKE_SCHEDULER_TOKEN)));
   let listening = await listenOnLoopback(app);
   const port = Number(new URL(listening.url).port);
   fake.url = listening.url;
