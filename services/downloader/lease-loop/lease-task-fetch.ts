@@ -72,7 +72,7 @@ export class LeaseTaskFetcher {
     if (leasedStrategy === 'api') {
       const viaApi = await this.fetchThroughApi(task, target, common);
       if (viaApi !== undefined) {
-        this.metrics.leaseTaskStrategyCount.inc({ leased_strategy: 'api', render_strategy: 'api' });
+        this.countFetched(viaApi, 'api', 'api');
         return { result: viaApi, renderStrategy: 'api' };
       }
     }
@@ -84,11 +84,21 @@ export class LeaseTaskFetcher {
       etag: task.etag,
       lastModifiedAt: task.last_modified_at,
     });
+    this.countFetched(rendered, leasedStrategy, 'render');
+    return { result: rendered, renderStrategy: 'render' };
+  }
+
+  /** Counts a task that reached the origin (not one held back, refused or blocked by robots). */
+  private countFetched(
+    result: OriginFetchResult,
+    leasedStrategy: RenderStrategy,
+    usedStrategy: RenderStrategy,
+  ): void {
+    if (result.kind !== 'fetched') return;
     this.metrics.leaseTaskStrategyCount.inc({
       leased_strategy: leasedStrategy,
-      render_strategy: 'render',
+      render_strategy: usedStrategy,
     });
-    return { result: rendered, renderStrategy: 'render' };
   }
 
   /** Undefined: the mapping or the answer does not fit — render the page instead. */
@@ -123,6 +133,19 @@ export class LeaseTaskFetcher {
       lastModifiedAt: null,
       interpretPage: (outcome) => apiPageOutcome(outcome, page.url, apiEndpoint.content_pointer),
     });
+    // The endpoint does not know this page (a page the mapping covers that has no JSON behind it,
+    // e.g. a client-routed page of another kind): the mapping does not fit here — render it.
+    if (
+      result.kind === 'fetched' &&
+      result.outcome.kind === 'failed' &&
+      result.outcome.failReason === 'http_client_error'
+    ) {
+      this.logger.info(
+        { url: page.url, endpoint_url: endpoint.url, http_status: result.outcome.httpStatus },
+        'the endpoint answered a client error for this page; rendering the page',
+      );
+      return undefined;
+    }
     if (result.kind === 'fetched' && result.outcome.kind === 'page' && !result.pageObject) {
       this.logger.info(
         { url: page.url, endpoint_url: endpoint.url, content_pointer: apiEndpoint.content_pointer },
