@@ -15,6 +15,7 @@ import {
 } from '../services/common/process/service-entry-point';
 import { runM0 } from './m0/m0-steps';
 import { crawlProgressLine, parkedCountsOf } from './system/crawl-progress';
+import { strategySwitchLineOf } from './system/strategy-switch-lines';
 import { followSampler } from './system/follow-sampler';
 import { loadOrCreateServiceTokens } from './system/service-tokens';
 import {
@@ -25,6 +26,7 @@ import {
   systemEnvironment,
   systemServices,
   allDemoHosts,
+  DEMO_LINK_RENDER_INTERVAL_SECONDS,
   type SystemLayout,
 } from './system/system-layout';
 
@@ -100,7 +102,14 @@ async function main(): Promise<void> {
         argumentList: entry.argumentList,
         environment: systemEnvironment(layout, environment),
         isReadyLine,
-        onLine: (_name, line) => log.write(`${line}\n`),
+        onLine: (_name, line) => {
+          log.write(`${line}\n`);
+          const switchLine =
+            name === 'scheduler'
+              ? strategySwitchLineOf(line, linkRenderIntervalSeconds(environment))
+              : undefined;
+          if (switchLine !== undefined) console.log(switchLine);
+        },
       }),
     );
   };
@@ -187,7 +196,9 @@ async function main(): Promise<void> {
   if (outcome.isPassed) {
     console.log(
       `\nThe sampler takes over: ${layout.sampledDemoHosts.join(', ') || 'no host'} has no hand-written ` +
-        'rule; the crawl finds it through links, the sampler judges it and sends its rule.',
+        'rule; the crawl finds it through links, the sampler judges it and sends its rule. While ' +
+        'rendering its pages the downloader notices the JSON endpoint behind them and hints it; once ' +
+        'the sampler has verified it, the domain switches to api (contract v2) — a line below says so.',
     );
     try {
       await startService('sampler');
@@ -203,6 +214,12 @@ async function main(): Promise<void> {
   }
   printWhereToLook(layout, outcome.isPassed);
   followCrawl(layout);
+}
+
+function linkRenderIntervalSeconds(environment: NodeJS.ProcessEnv): number {
+  return Number(
+    environment.SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS ?? DEMO_LINK_RENDER_INTERVAL_SECONDS,
+  );
 }
 
 function printWhereToLook(layout: SystemLayout, isM0Passed: boolean): void {

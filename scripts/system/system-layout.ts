@@ -15,6 +15,9 @@ export interface SystemLayout {
   tokens: ServiceTokens;
 }
 
+/** How often `make run` renders an api domain's pages again for their links (default). */
+export const DEMO_LINK_RENDER_INTERVAL_SECONDS = 300;
+
 export const systemServices: ServiceName[] = ['scheduler', 'downloader', 'sampler'];
 
 export function serviceUrl(layout: SystemLayout, service: ServiceName): string {
@@ -59,6 +62,12 @@ export function systemEnvironment(
     SAMPLER_TOKEN: layout.tokens.sampler,
     DOWNLOADER_ALLOW_DESTINATIONS: allDemoHosts(layout).join(','),
     DOWNLOADER_WORKER_ID: base.DOWNLOADER_WORKER_ID ?? 'local-downloader-1',
+    // The demo's pace: pages re-visited every minute, so a domain's switch to its JSON API (v2)
+    // shows in minutes; an api domain's pages rendered again every 5 minutes for their links.
+    SCHEDULER_REVISIT_INTERVAL_SECONDS: base.SCHEDULER_REVISIT_INTERVAL_SECONDS ?? '60',
+    SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS:
+      base.SCHEDULER_API_LINK_RENDER_INTERVAL_SECONDS ?? String(DEMO_LINK_RENDER_INTERVAL_SECONDS),
+    SAMPLER_API_HINT_CHECK_INTERVAL_MS: base.SAMPLER_API_HINT_CHECK_INTERVAL_MS ?? '2000',
   };
 }
 

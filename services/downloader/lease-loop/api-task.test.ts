@@ -143,6 +143,18 @@ test('a mapping that does not fit the URL, or an answer without the pointer, ren
   expect(pathsSeen()).toEqual(expect.arrayContaining(['/articles/2', '/articles/3']));
 });
 
+test('a page the endpoint does not know (it answers 404) is rendered instead', async () => {
+  site.accessLog.clear();
+  // /csr is covered by the mapping's pattern, but /api/page has no JSON for it.
+  const [result] = await leaseAndReportOn(scheduler, [apiTask('/csr')]);
+  expect(result).toMatchObject({ render_strategy: 'render', fetch_status: 'done' });
+  expect(pathsSeen()).toEqual(expect.arrayContaining(['/api/page?path=%2Fcsr', '/csr']));
+  const stored = await downloader.client.getWebPageObject({
+    object_id: result.object_id as string,
+  });
+  expect(stored.is_rendered).toBe(true);
+});
+
 test('api tasks of one domain keep its min_interval_ms, measured at the origin', async () => {
   site.accessLog.clear();
   const tasks = [1, 2, 3, 4].map((article) =>

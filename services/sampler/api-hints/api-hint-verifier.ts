@@ -222,8 +222,19 @@ export class ApiHintVerifier {
       });
       return 'failed';
     }
-    const outcome = await this.#verify(rule, inference.apiEndpoint, hints);
-    return this.#apply(domain, inference.apiEndpoint, outcome, hints, nowMs);
+    // Hints of pages of another shape are set aside: the mapping is verified on the pages it fits.
+    const explained = new Set(inference.explained.map((evidence) => evidence.endpointUrl));
+    const fitting = hints.filter((hint) => explained.has(hint.endpoint_url));
+    const outside = hints.filter((hint) => !explained.has(hint.endpoint_url));
+    if (outside.length > 0) {
+      await this.#record(outside, nowMs, {
+        state: 'failed',
+        note: "not explained by the domain's mapping (a page of another kind)",
+        nextCheckAtMs: nowMs + settings.retryAfterFailureMs,
+      });
+    }
+    const outcome = await this.#verify(rule, inference.apiEndpoint, fitting);
+    return this.#apply(domain, inference.apiEndpoint, outcome, fitting, nowMs);
   }
 
   async #verify(

@@ -19,7 +19,7 @@ describe('inferApiEndpoint', () => {
       hint('/articles/1', '/api/page?path=%2Farticles%2F1'),
       hint('/articles/2', '/api/page?path=%2Farticles%2F2'),
     ]);
-    expect(inference).toEqual({
+    expect(inference).toMatchObject({
       kind: 'mapping',
       apiEndpoint: {
         page_url_pattern: '^http://127\\.0\\.0\\.5:8080(?<path>/[^?#]*)$',
@@ -39,7 +39,7 @@ describe('inferApiEndpoint', () => {
       hint('/items/42', '/api/items/42.json', '/item'),
       hint('/items/7', '/api/items/7.json', '/item'),
     ]);
-    expect(inference).toEqual({
+    expect(inference).toMatchObject({
       kind: 'mapping',
       apiEndpoint: {
         page_url_pattern: '^http://127\\.0\\.0\\.5:8080/items/(?<segment>[^/?#]+)$',
@@ -69,14 +69,29 @@ describe('inferApiEndpoint', () => {
     ]);
     expect(inference).toEqual({
       kind: 'none',
-      reason: expect.stringMatching(/no single mapping reproduces all 2 hints/),
+      reason: expect.stringMatching(/no mapping reproduces more than half of the 2 hints/),
+    });
+  });
+
+  it('sets aside a page of another kind when most hints share one shape', () => {
+    const articles = [
+      hint('/articles/1', '/api/page?path=%2Farticles%2F1'),
+      hint('/about', '/api/page?path=%2Fabout'),
+    ];
+    // A client-routed page whose content comes from its own feed.
+    const feedPage = hint('/csr', '/api/articles');
+    const inference = inferApiEndpoint([feedPage, ...articles]);
+    expect(inference).toMatchObject({
+      kind: 'mapping',
+      apiEndpoint: { endpoint_url_template: `${ORIGIN}/api/page?path={path}` },
+      explained: articles,
     });
   });
 
   it('gives no mapping when the endpoint carries nothing of the page URL', () => {
     expect(inferApiEndpoint([hint('/articles/1', '/api/feed')])).toEqual({
       kind: 'none',
-      reason: expect.stringMatching(/neither the page path nor one of its segments/),
+      reason: expect.stringMatching(/carries its page path or one of its segments/),
     });
     expect(inferApiEndpoint([])).toEqual({ kind: 'none', reason: 'no hint' });
   });

@@ -8,7 +8,12 @@ export interface EndpointEvidence {
 }
 
 export type EndpointInference =
-  | { readonly kind: 'mapping'; readonly apiEndpoint: ApiEndpoint }
+  | {
+      readonly kind: 'mapping';
+      readonly apiEndpoint: ApiEndpoint;
+      /** The hints the mapping reproduces (the others are pages of another shape). */
+      readonly explained: readonly EndpointEvidence[];
+    }
   | { readonly kind: 'none'; readonly reason: string };
 
 /** The schema's bounds on ApiEndpoint (components.yaml): a longer mapping could not be posted. */
@@ -21,31 +26,45 @@ const MAX_OCCURRENCE_COUNT = 8;
  * Generalizes a domain's hints into one ApiEndpoint: the page's whole path, or one of its path
  * segments, is found inside the endpoint URL (URL-encoded, as endpointUrlFor fills a group) and
  * becomes a named group of the page pattern and a placeholder of the template. Candidates come
- * from the first hint — the whole path first (the most general mapping), then its segments from
- * the last to the first (identifiers sit at the end) — and the first candidate that reproduces
- * every hint's endpoint URL through endpointUrlFor wins. Hints no single mapping explains give
- * none: the site has no one endpoint shape, and guessing would fetch the wrong JSON.
+ * from every hint — the whole path first (the most general mapping), then its segments from the
+ * last to the first (identifiers sit at the end) — and the candidate that reproduces the most
+ * hints' endpoint URLs through endpointUrlFor wins (ties: the earlier, more general one). It must
+ * explain more than half of the hints: a site's pages of one kind share an endpoint shape, and a
+ * few pages of another kind (a client-routed page with its own feed) must not hide it; but hints
+ * with no dominant shape give none — guessing would fetch the wrong JSON.
  */
 export function inferApiEndpoint(evidence: readonly EndpointEvidence[]): EndpointInference {
   if (evidence.length === 0) return { kind: 'none', reason: 'no hint' };
-  const contentPointer = commonAncestorPointer(evidence.map((hint) => hint.contentPointer));
-  const candidates = candidateMappings(evidence[0], contentPointer);
+  const candidates = evidence.flatMap((hint) => candidateMappings(hint));
   if (candidates.length === 0) {
     return {
       kind: 'none',
-      reason: 'the endpoint URL carries neither the page path nor one of its segments',
+      reason: 'no endpoint URL carries its page path or one of its segments',
     };
   }
-  const mapping = candidates.find((candidate) =>
-    evidence.every((hint) => endpointUrlFor(candidate, hint.pageUrl) === hint.endpointUrl),
-  );
-  if (mapping === undefined) {
+  let best: { mapping: Omit<ApiEndpoint, 'content_pointer'>; explained: EndpointEvidence[] } = {
+    mapping: candidates[0],
+    explained: [],
+  };
+  for (const candidate of candidates) {
+    const explained = evidence.filter(
+      (hint) =>
+        endpointUrlFor({ ...candidate, content_pointer: '' }, hint.pageUrl) === hint.endpointUrl,
+    );
+    if (explained.length > best.explained.length) best = { mapping: candidate, explained };
+  }
+  if (best.explained.length * 2 <= evidence.length) {
     return {
       kind: 'none',
-      reason: `no single mapping reproduces all ${evidence.length} hints (inconsistent endpoints)`,
+      reason: `no mapping reproduces more than half of the ${evidence.length} hints (inconsistent endpoints)`,
     };
   }
-  return { kind: 'mapping', apiEndpoint: mapping };
+  const contentPointer = commonAncestorPointer(best.explained.map((hint) => hint.contentPointer));
+  return {
+    kind: 'mapping',
+    apiEndpoint: { ...best.mapping, content_pointer: contentPointer },
+    explained: best.explained,
+  };
 }
 
 /**
@@ -63,7 +82,7 @@ export function commonAncestorPointer(pointers: readonly string[]): string {
   return common.map((token) => `/${token}`).join('');
 }
 
-function candidateMappings(hint: EndpointEvidence, contentPointer: string): ApiEndpoint[] {
+function candidateMappings(hint: EndpointEvidence): Array<Omit<ApiEndpoint, 'content_pointer'>> {
   if (!URL.canParse(hint.pageUrl) || !URL.canParse(hint.endpointUrl)) return [];
   const page = new URL(hint.pageUrl);
   const origin = page.origin;
@@ -71,7 +90,7 @@ function candidateMappings(hint: EndpointEvidence, contentPointer: string): ApiE
     return [];
   }
   const endpointRest = hint.endpointUrl.slice(origin.length);
-  const mappings: ApiEndpoint[] = [];
+  const mappings: Array<Omit<ApiEndpoint, 'content_pointer'>> = [];
   const add = (pagePattern: string, groupName: string, pagePart: string) => {
     for (const at of occurrencesOf(endpointRest, encodeURIComponent(pagePart))) {
       const template =
@@ -82,12 +101,11 @@ function candidateMappings(hint: EndpointEvidence, contentPointer: string): ApiE
       const mapping = {
         page_url_pattern: `^${escapeRegExp(origin)}${pagePattern}$`,
         endpoint_url_template: template,
-        content_pointer: contentPointer,
       };
       if (
         mapping.page_url_pattern.length <= MAX_PATTERN_LENGTH &&
         template.length <= MAX_TEMPLATE_LENGTH &&
-        apiEndpointProblems(mapping).length === 0
+        apiEndpointProblems({ ...mapping, content_pointer: '' }).length === 0
       ) {
         mappings.push(mapping);
       }
