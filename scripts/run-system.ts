@@ -14,7 +14,7 @@ import {
   serviceEntryPoint,
 } from '../services/common/process/service-entry-point';
 import { runM0 } from './m0/m0-steps';
-import { crawlProgressLine, parkedCountsOf } from './system/crawl-progress';
+import { crawlProgressLine, fetchStrategyText, parkedCountsOf } from './system/crawl-progress';
 import { strategySwitchLineOf } from './system/strategy-switch-lines';
 import { followSampler } from './system/follow-sampler';
 import { loadOrCreateServiceTokens } from './system/service-tokens';
@@ -265,9 +265,12 @@ function followCrawl(layout: SystemLayout): void {
     Promise.all([
       client.getFrontierSummary({ limit: 1 }),
       fetch(`${serviceUrl(layout, 'scheduler')}/metrics`).then((response) => response.text()),
+      fetch(`${serviceUrl(layout, 'downloader')}/metrics`).then((response) => response.text()),
     ])
-      .then(([summary, metricsText]) => {
-        const line = crawlProgressLine(summary.url_state_list, parkedCountsOf(metricsText));
+      .then(([summary, metricsText, downloaderMetricsText]) => {
+        const line =
+          crawlProgressLine(summary.url_state_list, parkedCountsOf(metricsText)) +
+          fetchStrategyText(downloaderMetricsText);
         if (line !== previous) {
           console.log(`crawl: ${line}`);
           previous = line;

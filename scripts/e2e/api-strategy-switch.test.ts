@@ -11,11 +11,12 @@ import {
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
 import { startDemoSite, type DemoSite } from '../demo-site/demo-site';
+import { waitFor, metricSum } from './e2e-support';
 
 /*
  * Contract v2 end to end, all three parties as real processes: the sampler judges an API-backed
- * client-rendered demo host as needing rendering (csr or partial); the downloader, rendering its pages, notices the JSON endpoint
- * that carries their content and hints it to the sampler; the sampler verifies the hint through
+ * client-rendered demo host as needing rendering (csr or partial); the downloader, rendering its
+ * pages, notices the JSON endpoint that carries their content and hints it to the sampler; the sampler verifies the hint through
  * the downloader and sends a `render_strategy = api` rule; at the next re-visit the scheduler
  * leases the host's pages as api tasks and the downloader fetches their JSON without opening them —
  * the origin's access log is the judge. (That an api domain's URL is rendered again once its last
@@ -29,33 +30,6 @@ const samplerToken = 'switch-sampler-token-0123456789';
 const API_BACKED_HOST = '127.0.0.8';
 /** The shortest re-visit interval the scheduler accepts. */
 const REVISIT_INTERVAL_SECONDS = 60;
-
-async function waitFor<T>(
-  describeWait: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${describeWait}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** Sum of the series of `name` whose labels include `labels`. */
-async function metricSum(url: string, name: string, labels: Record<string, string>) {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter(
-      (line) =>
-        line.startsWith(`${name}{`) &&
-        Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)),
-    )
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-}
 
 /** A port nothing listens on now (the sampler's, given before it starts). */
 async function freeLoopbackPort(): Promise<number> {

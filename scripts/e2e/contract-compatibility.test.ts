@@ -12,6 +12,7 @@ import {
   previousContractTree,
   type PreviousContractTree,
 } from './previous-contract/previous-contract-tree';
+import { waitFor, metricSum } from './e2e-support';
 
 /*
  * Compatibility proven at run time (CONTRACT.md §七): the previous contract's downloader — built
@@ -27,37 +28,6 @@ const downloaderToken = 'compat-downloader-token-0123456789';
 /** A server-rendered demo host and an API-backed client-rendered one (its pages fill from JSON). */
 const STATIC_HOST = '127.0.0.6';
 const API_BACKED_HOST = '127.0.0.7';
-
-async function waitFor<T>(
-  describeWait: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${describeWait}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** The value of one series of `<name>` whose labels include every given label, or 0. */
-async function metricValue(
-  serviceUrl: string,
-  name: string,
-  labels: Record<string, string>,
-): Promise<number> {
-  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    const isMatch = Object.entries(labels).every(([key, value]) =>
-      line.includes(`${key}="${value}"`),
-    );
-    if (isMatch) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
-}
 
 describe('contract compatibility across versions, at run time', () => {
   let previous: PreviousContractTree;
@@ -179,14 +149,14 @@ describe('contract compatibility across versions, at run time', () => {
     expect(renderedPaths).toContain('/static/article.js');
     // … and saw, tolerated and counted the fields the new scheduler sends.
     expect(
-      await metricValue(oldDownloader.url, 'downloader_contract_unknown_field_total', {
+      await metricSum(oldDownloader.url, 'downloader_contract_unknown_field_total', {
         operation: 'scheduler.leaseTasks',
         location: 'answer',
         field: 'task_list[].render_strategy',
       }),
     ).toBeGreaterThan(0);
     expect(
-      await metricValue(oldDownloader.url, 'downloader_contract_unknown_field_total', {
+      await metricSum(oldDownloader.url, 'downloader_contract_unknown_field_total', {
         field: 'task_list[].api_endpoint',
       }),
     ).toBeGreaterThan(0);
@@ -199,7 +169,7 @@ describe('contract compatibility across versions, at run time', () => {
     await start('downloader', 'downloader-current', undefined);
     await crawlBothHosts(oldScheduler, false);
     expect(
-      await metricValue(oldScheduler.url, 'scheduler_contract_unknown_field_total', {
+      await metricSum(oldScheduler.url, 'scheduler_contract_unknown_field_total', {
         operation: 'reportLease',
         location: 'body',
         field: 'result_list[].render_strategy',

@@ -17,6 +17,7 @@ import {
 } from '../demo-site/sampling-corpus/sampling-corpus';
 import type { OriginAccessLogEntry } from '../demo-site/origin-access-log';
 import { runM0 } from '../m0/m0-steps';
+import { waitFor } from './e2e-support';
 
 /*
  * The whole system end to end, as M0 (CONTRACT.md §六) and beyond: real processes (scheduler,
@@ -45,20 +46,6 @@ function isInitiatedFetch(entry: OriginAccessLogEntry): boolean {
     !entry.path.startsWith('/api/') &&
     entry.path !== '/favicon.ico'
   );
-}
-
-async function waitFor<T>(
-  describeWait: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${describeWait}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 describe('the system end to end', () => {

@@ -6,7 +6,7 @@ import {
 import { seedUrls } from '../../services/scheduler/testing/lease-helpers';
 import { ManualClock } from '../../services/scheduler/testing/manual-clock';
 import { startTestScheduler } from '../../services/scheduler/testing/scheduler-test-harness';
-import { crawlProgressLine, parkedCountsOf } from './crawl-progress';
+import { crawlProgressLine, fetchStrategyText, parkedCountsOf } from './crawl-progress';
 
 const METRICS = [
   '# HELP scheduler_parked_url_total URLs parked as failed, by reason and the last fail_reason.',
@@ -70,4 +70,25 @@ test("explains a real scheduler's failed URLs from its /metrics", async () => {
   } finally {
     await scheduler.stop();
   }
+});
+
+describe('the fetch strategy part of the crawl line', () => {
+  it('says how many pages were rendered and how many came through a JSON API', () => {
+    const text = [
+      '# TYPE downloader_lease_task_strategy_total counter',
+      'downloader_lease_task_strategy_total{leased_strategy="render",render_strategy="render"} 56',
+      'downloader_lease_task_strategy_total{leased_strategy="api",render_strategy="render"} 2',
+      'downloader_lease_task_strategy_total{leased_strategy="api",render_strategy="api"} 6',
+    ].join('\n');
+    expect(fetchStrategyText(text)).toBe(' · fetched: 58 rendered, 6 through a JSON API');
+  });
+
+  it('says nothing before any page went through an API', () => {
+    expect(
+      fetchStrategyText(
+        'downloader_lease_task_strategy_total{leased_strategy="render",render_strategy="render"} 9',
+      ),
+    ).toBe('');
+    expect(fetchStrategyText('')).toBe('');
+  });
 });

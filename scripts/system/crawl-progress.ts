@@ -61,3 +61,21 @@ export function crawlProgressLine(
     })
     .join(', ');
 }
+
+const STRATEGY_SAMPLE =
+  /^downloader_lease_task_strategy_total\{[^}]*render_strategy="(render|api)"[^}]*\}\s+(\d+)/;
+
+/**
+ * How the downloader fetched the leased pages since it started (contract v2), from its
+ * `downloader_lease_task_strategy_total` counter: e.g. ` · fetched: 56 rendered, 6 through a JSON
+ * API`; empty before anything went through an API.
+ */
+export function fetchStrategyText(downloaderMetricsText: string): string {
+  const counts = { render: 0, api: 0 };
+  for (const line of downloaderMetricsText.split('\n')) {
+    const match = STRATEGY_SAMPLE.exec(line.trim());
+    if (match) counts[match[1] as 'render' | 'api'] += Number(match[2]);
+  }
+  if (counts.api === 0) return '';
+  return ` · fetched: ${counts.render} rendered, ${counts.api} through a JSON API`;
+}
