@@ -325,7 +325,18 @@ export interface components {
     ApiEndpointHintsRequest: {
       hint_list: components['schemas']['ApiEndpointHint'][];
     };
-    /** @description One XHR whose JSON answer carried a rendered page's main text. */
+    /**
+     * @description One XHR whose JSON answer carried a rendered page's main text.
+     * @example {
+     *       "domain": "shop.example.jp",
+     *       "page_url": "http://shop.example.jp/items/42",
+     *       "endpoint_url": "http://shop.example.jp/api/items/42",
+     *       "content_pointer": "/item/description",
+     *       "matched_character_count": 1180,
+     *       "text_character_count": 1250,
+     *       "observed_at": "2026-08-15T07:00:00Z"
+     *     }
+     */
     ApiEndpointHint: {
       domain: string;
       /** @description The rendered page, normalized (§十). */
