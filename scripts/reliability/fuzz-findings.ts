@@ -105,6 +105,9 @@ function documentedRefusalOf(
   const message = String(answer.message ?? '');
   if (answer.error_code === 'destination_not_allowed') return 'destination not allowed';
   if (message.startsWith('wait_selector:')) return 'wait_selector not valid CSS';
+  // CONTRACT.md §四: a hint's URLs must be crawlable http(s) URLs on its domain, the endpoint on
+  // the page's origin, and the matched count at most the text count — relations between fields.
+  if (/^hint_list\[\d+\]: /.test(message)) return 'API endpoint hint not coherent';
   const url = typeof requestBody.url === 'string' ? requestBody.url : '';
   const host = /^[a-z]+:\/\/([^/?#:]*)/i.exec(url)?.[1] ?? '';
   if (message.startsWith('url:') && host.replace(/\.$/, '').length > 253) {
