@@ -67,8 +67,9 @@ describe('domain health', () => {
 
   async function leaseAndReport(
     resultOf: (task: LeaseResponse['task_list'][number]) => ReportResult,
+    advanceMs = 250,
   ) {
-    clock.advance(250);
+    clock.advance(advanceMs);
     const lease = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 50 });
     if (lease.task_list.length === 0) return lease; // paused: nothing leased, nothing to report
     await scheduler.client.reportLease({
@@ -81,8 +82,10 @@ describe('domain health', () => {
 
   it('pauses on XHR error ratios, probes at growing intervals, ignores unreached probes, and resumes', async () => {
     const failing = healthySignal({ xhr_total_count: 10, xhr_error_count: 7 });
-    for (let page = 0; page < 4; page += 1) {
-      await leaseAndReport((task) => doneResult(task, { health_signal: failing }));
+    // The first lease at once: w1 is new to the domain, so its robots.txt takes a slot as well and
+    // its second lease comes two intervals later (then one each).
+    for (const advanceMs of [0, 500, 250, 250]) {
+      await leaseAndReport((task) => doneResult(task, { health_signal: failing }), advanceMs);
     }
     const paused = await domainRow();
     expect(paused).toMatchObject({

@@ -48,6 +48,21 @@ export interface DomainPickerDependencies {
   robots: RobotsPolicy;
 }
 
+/** How long a downloader keeps a domain's robots.txt (its `downloader:robots_txt_object` cache). */
+const ROBOTS_CACHE_MS = 24 * 3_600_000;
+
+/**
+ * The domain slots one leased task takes: two when the downloader has not leased from the domain
+ * within a robots.txt cache lifetime — it fetches robots.txt first, and that request takes the
+ * domain's slot at the origin like the page (README "What the interval spaces"); another
+ * downloader's next page must not land between them. One otherwise.
+ */
+function slotsOfLease(schedule: DomainSchedule, workerId: string, nowMs: number): number {
+  const lastLeasedAtMs = schedule.workerLeasedAtMs.get(workerId);
+  schedule.workerLeasedAtMs.set(workerId, nowMs);
+  return lastLeasedAtMs !== undefined && nowMs - lastLeasedAtMs < ROBOTS_CACHE_MS ? 1 : 2;
+}
+
 /**
  * Chooses the URLs of one lease: walks the ready queue band by band (priority_rank first), takes
  * the head URL of each available domain — one per domain per turn, so domains take turns — and
@@ -60,7 +75,7 @@ export interface DomainPickerDependencies {
 export class DomainPicker {
   constructor(private readonly dependencies: DomainPickerDependencies) {}
 
-  async pick(taskCount: number, nowMs: number): Promise<PickOutcome> {
+  async pick(taskCount: number, nowMs: number, workerId: string): Promise<PickOutcome> {
     const outcome: PickOutcome = { picked: [], parked: [], staleDueKeys: [] };
     const lastTakenKeys = new Map<DomainSchedule, PrimaryKey>();
     const budget = { remainingCount: MAX_ENTRIES_PER_PICK };
@@ -88,7 +103,8 @@ export class DomainPicker {
           outcome.picked.push({ task: taken.task, schedule, rule });
           lastTakenKeys.set(schedule, taken.key);
           schedule.pendingLeaseCount += 1;
-          schedule.nextDequeueAtMs = nowMs + rule.minIntervalMs;
+          schedule.nextDequeueAtMs =
+            nowMs + slotsOfLease(schedule, workerId, nowMs) * rule.minIntervalMs;
           schedule.lastDequeueAtMs = nowMs;
           this.dependencies.book.markRuntimeChanged(schedule);
         }

@@ -35,6 +35,11 @@ export class DomainSchedule {
   dueCount = 0;
   nextDequeueAtMs = 0;
   lastDequeueAtMs: number | null = null;
+  /**
+   * When each downloader (worker_id) last leased from the domain — in memory only: after a restart
+   * every downloader counts as new, which only spaces its first task more.
+   */
+  readonly workerLeasedAtMs = new Map<string, number>();
   /** The best due entry, or null when the domain has nothing due. A hint: takers re-check it. */
   head: QueueHead | null = null;
   isPaused = false;

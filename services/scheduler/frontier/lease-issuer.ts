@@ -77,7 +77,7 @@ export class LeaseIssuer {
       await runDueMaintenance(batch, nowMs);
       const leaseId = newLeaseId();
       const expiresAt = timeTextOf(ceilingToSecondMs(nowMs + request.leaseTtlSeconds * 1000));
-      const outcome = await picker.pick(request.taskCount, nowMs);
+      const outcome = await picker.pick(request.taskCount, nowMs, request.workerId);
       try {
         this.#stage(batch, outcome, {
           lease_id: leaseId,
