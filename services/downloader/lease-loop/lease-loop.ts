@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { components, SchedulerClient } from '../../../generated/scheduler';
-import { sleep } from '../../common/contract-runtime/retry-backoff';
+import { sleep } from '../../common/backoff/abortable-sleep';
 import type { DownloaderMetrics } from '../downloader-metrics';
 import type { LeaseTaskFetch, LeaseTaskFetcher } from './lease-task-fetch';
 import type { ReportDelivery } from './report-delivery';

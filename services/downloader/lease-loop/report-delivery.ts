@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { SchedulerClient } from '../../../generated/scheduler';
 import { ContractHttpError } from '../../common/contract-runtime/client-errors';
 import { deadlineBoundedPauseMs } from '../../common/contract-runtime/peer-reachability';
-import { sleep } from '../../common/contract-runtime/retry-backoff';
+import { sleep } from '../../common/backoff/abortable-sleep';
 import type { DownloaderMetrics } from '../downloader-metrics';
 import type { ReportOutbox, ReportOutboxTask } from './report-outbox';
 
