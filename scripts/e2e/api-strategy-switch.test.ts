@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SamplerClient } from '../../generated/sampler';
@@ -11,7 +11,7 @@ import {
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
 import { startDemoSite, type DemoSite } from '../demo-site/demo-site';
-import { waitFor, metricSum } from './e2e-support';
+import { metricSum, removeWorkDirectory, waitFor } from './e2e-support';
 
 /*
  * Contract v2 end to end, all three parties as real processes: the sampler judges an API-backed
@@ -58,7 +58,7 @@ describe('contract v2: a domain switches from render to api', () => {
   afterAll(async () => {
     await Promise.all(started.map((service) => service.stop()));
     await demo?.stop();
-    if (workDirectory) rmSync(workDirectory, { recursive: true, force: true, maxRetries: 5 });
+    if (workDirectory) await removeWorkDirectory(workDirectory);
   });
 
   it('crawls the API-backed host through its JSON endpoint once the sampler verified the hint', async () => {

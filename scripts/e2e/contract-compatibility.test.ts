@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchedulerClient } from '../../generated/scheduler';
@@ -12,7 +12,7 @@ import {
   previousContractTree,
   type PreviousContractTree,
 } from './previous-contract/previous-contract-tree';
-import { waitFor, metricSum } from './e2e-support';
+import { metricSum, removeWorkDirectory, waitFor } from './e2e-support';
 
 /*
  * Compatibility proven at run time (CONTRACT.md §七): the previous contract's downloader — built
@@ -49,7 +49,7 @@ describe('contract compatibility across versions, at run time', () => {
   afterAll(async () => {
     await Promise.all(started.map((service) => service.stop()));
     await demo?.stop();
-    if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+    if (workDirectory) await removeWorkDirectory(workDirectory);
   });
 
   async function start(

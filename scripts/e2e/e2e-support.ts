@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 /** Small helpers the end-to-end tests share. */
 
 /** Polls `probe` until it gives a value (every `pollMs`), or fails naming what it waited for. */
@@ -34,4 +35,21 @@ export async function metricSum(
         Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)),
     )
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+}
+
+/**
+ * Removes a test's work directory once nothing writes into it any more: a stopped downloader's
+ * Chromium dies with it, but may still be flushing its profile for a moment (ENOTEMPTY).
+ */
+export async function removeWorkDirectory(directory: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      rmSync(directory, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }

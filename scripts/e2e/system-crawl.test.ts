@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
@@ -17,7 +17,7 @@ import {
 } from '../demo-site/sampling-corpus/sampling-corpus';
 import type { OriginAccessLogEntry } from '../demo-site/origin-access-log';
 import { runM0 } from '../m0/m0-steps';
-import { waitFor } from './e2e-support';
+import { removeWorkDirectory, waitFor } from './e2e-support';
 
 /*
  * The whole system end to end, as M0 (CONTRACT.md §六) and beyond: real processes (scheduler,
@@ -118,7 +118,7 @@ describe('the system end to end', () => {
     await scheduler?.stop();
     await demo?.stop();
     await corpus?.stop();
-    rmSync(workDirectory, { recursive: true, force: true });
+    await removeWorkDirectory(workDirectory);
   }, 60_000);
 
   it('passes M0: rule, seed, lease-render-report, a complete page object', async () => {
