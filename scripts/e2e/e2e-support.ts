@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { samplesOf } from '../system/prometheus-samples';
 /** Small helpers the end-to-end tests share. */
 
 /** Polls `probe` until it gives a value (every `pollMs`), or fails naming what it waited for. */
@@ -27,14 +28,11 @@ export async function metricSum(
   labels: Record<string, string>,
 ): Promise<number> {
   const text = await (await fetch(`${serviceUrl}/metrics`)).text();
-  return text
-    .split('\n')
-    .filter(
-      (line) =>
-        line.startsWith(`${name}{`) &&
-        Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)),
+  return samplesOf(text, name)
+    .filter((sample) =>
+      Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
     )
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    .reduce((sum, sample) => sum + sample.value, 0);
 }
 
 /**

@@ -4,22 +4,16 @@
  * counts URLs parked as failed by park reason and last fail_reason since the scheduler started.
  */
 
+import { samplesOf } from './prometheus-samples';
+
 /** URLs parked as failed, keyed by `park_reason/fail_reason`. */
 export type ParkedCounts = Map<string, number>;
-
-const PARKED_SAMPLE = /^scheduler_parked_url_total\{([^}]*)\}\s+(\d+(?:\.\d+)?)\s*$/;
 
 /** The parked-URL counts in a Prometheus text exposition (zero samples left out). */
 export function parkedCountsOf(metricsText: string): ParkedCounts {
   const counts: ParkedCounts = new Map();
-  for (const line of metricsText.split('\n')) {
-    const match = PARKED_SAMPLE.exec(line.trim());
-    if (!match) continue;
-    const labels = Object.fromEntries(
-      [...match[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, name, value]) => [name, value]),
-    );
-    const count = Number(match[2]);
-    if (count > 0) counts.set(`${labels.park_reason}/${labels.fail_reason ?? 'none'}`, count);
+  for (const { labels, value } of samplesOf(metricsText, 'scheduler_parked_url_total')) {
+    if (value > 0) counts.set(`${labels.park_reason}/${labels.fail_reason ?? 'none'}`, value);
   }
   return counts;
 }
@@ -62,9 +56,6 @@ export function crawlProgressLine(
     .join(', ');
 }
 
-const STRATEGY_SAMPLE =
-  /^downloader_lease_task_strategy_total\{[^}]*render_strategy="(render|api)"[^}]*\}\s+(\d+)/;
-
 /**
  * How the downloader fetched the leased pages since it started (contract v2), from its
  * `downloader_lease_task_strategy_total` counter: e.g. ` · fetched: 56 rendered, 6 through a JSON
@@ -72,9 +63,13 @@ const STRATEGY_SAMPLE =
  */
 export function fetchStrategyText(downloaderMetricsText: string): string {
   const counts = { render: 0, api: 0 };
-  for (const line of downloaderMetricsText.split('\n')) {
-    const match = STRATEGY_SAMPLE.exec(line.trim());
-    if (match) counts[match[1] as 'render' | 'api'] += Number(match[2]);
+  for (const { labels, value } of samplesOf(
+    downloaderMetricsText,
+    'downloader_lease_task_strategy_total',
+  )) {
+    if (labels.render_strategy === 'render' || labels.render_strategy === 'api') {
+      counts[labels.render_strategy] += value;
+    }
   }
   if (counts.api === 0) return '';
   return ` · fetched: ${counts.render} rendered, ${counts.api} through a JSON API`;

@@ -1,6 +1,4 @@
 import express from 'express';
-import pino from 'pino';
-import { Registry } from 'prom-client';
 import {
   createSchedulerRouter,
   SchedulerClient,
@@ -8,9 +6,7 @@ import {
   type components,
   type SchedulerHandlers,
 } from '../../../generated/scheduler';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
-import { ContractMetrics } from '../../common/contract-runtime/contract-metrics';
-import { createServiceTokenAuthenticator } from '../../common/service-host/service-token-authenticator';
+import { fakeRouterOptions, notImplementedHandlers } from '../../common/testing/fake-peer';
 import { listenOnLoopback } from '../../common/testing/listen-on-loopback';
 import type { SubmitRules } from '../rules/rule-poster';
 import type { DomainRuleWire } from '../storage/sampler-documents';
@@ -35,16 +31,8 @@ export interface RuleCollectingScheduler {
  */
 export async function startRuleCollectingScheduler(): Promise<RuleCollectingScheduler> {
   const rules: DomainRuleWire[] = [];
-  const unused = Object.fromEntries(
-    schedulerOperationIds.map((operationId) => [
-      operationId,
-      async (): Promise<never> => {
-        throw notImplemented(operationId);
-      },
-    ]),
-  ) as unknown as SchedulerHandlers;
   const handlers: SchedulerHandlers = {
-    ...unused,
+    ...notImplementedHandlers<SchedulerHandlers>(schedulerOperationIds),
     // No candidates: the sampler's domains are queued by the test.
     listDomainCandidates: async () => ({ domain_list: [] }),
     submitRules: async ({ body }) => {
@@ -53,15 +41,7 @@ export async function startRuleCollectingScheduler(): Promise<RuleCollectingSche
     },
   };
   const app = express();
-  app.use(
-    createSchedulerRouter(handlers, {
-      serviceName: 'scheduler',
-      authenticate: createServiceTokenAuthenticator(TOKEN),
-      logger: pino({ level: 'silent' }),
-      metrics: new ContractMetrics(new Registry(), 'scheduler'),
-      shouldValidateResponses: true,
-    }),
-  );
+  app.use(createSchedulerRouter(handlers, fakeRouterOptions('scheduler', TOKEN)));
   const listening = await listenOnLoopback(app);
   const client = new SchedulerClient({
     baseUrl: listening.url,

@@ -52,12 +52,14 @@ export interface DomainPickerDependencies {
 const ROBOTS_CACHE_MS = 24 * 3_600_000;
 
 /**
- * The domain slots one leased task takes: two when the downloader has not leased from the domain
- * within a robots.txt cache lifetime — it fetches robots.txt first, and that request takes the
- * domain's slot at the origin like the page (README "What the interval spaces"); another
- * downloader's next page must not land between them. One otherwise.
+ * Records that `workerId` leased from the domain now and answers how many domain slots the task
+ * takes: two when that downloader had not leased from the domain within a robots.txt cache
+ * lifetime — it fetches robots.txt first, and that request takes the domain's slot at the origin
+ * like the page (README "What the interval spaces"), so another downloader's next page must not
+ * land between them. One otherwise.
  */
-function slotsOfLease(schedule: DomainSchedule, workerId: string, nowMs: number): number {
+function recordLeaseSlots(schedule: DomainSchedule, workerId: string, nowMs: number): number {
+  schedule.workerLeasedAtMs ??= new Map();
   const lastLeasedAtMs = schedule.workerLeasedAtMs.get(workerId);
   schedule.workerLeasedAtMs.set(workerId, nowMs);
   return lastLeasedAtMs !== undefined && nowMs - lastLeasedAtMs < ROBOTS_CACHE_MS ? 1 : 2;
@@ -104,7 +106,7 @@ export class DomainPicker {
           lastTakenKeys.set(schedule, taken.key);
           schedule.pendingLeaseCount += 1;
           schedule.nextDequeueAtMs =
-            nowMs + slotsOfLease(schedule, workerId, nowMs) * rule.minIntervalMs;
+            nowMs + recordLeaseSlots(schedule, workerId, nowMs) * rule.minIntervalMs;
           schedule.lastDequeueAtMs = nowMs;
           this.dependencies.book.markRuntimeChanged(schedule);
         }

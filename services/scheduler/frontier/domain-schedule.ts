@@ -37,9 +37,10 @@ export class DomainSchedule {
   lastDequeueAtMs: number | null = null;
   /**
    * When each downloader (worker_id) last leased from the domain — in memory only: after a restart
-   * every downloader counts as new, which only spaces its first task more.
+   * every downloader counts as new, which only spaces its first task more. Created on the first
+   * lease: start-up builds one schedule per domain, most of which may never be leased.
    */
-  readonly workerLeasedAtMs = new Map<string, number>();
+  workerLeasedAtMs: Map<string, number> | undefined;
   /** The best due entry, or null when the domain has nothing due. A hint: takers re-check it. */
   head: QueueHead | null = null;
   isPaused = false;

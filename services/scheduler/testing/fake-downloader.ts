@@ -1,10 +1,10 @@
 import express from 'express';
-import pino from 'pino';
-import { Registry } from 'prom-client';
-import { createDownloaderRouter, type DownloaderHandlers } from '../../../generated/downloader';
-import { notImplemented } from '../../common/contract-runtime/contract-error';
-import { ContractMetrics } from '../../common/contract-runtime/contract-metrics';
-import { createServiceTokenAuthenticator } from '../../common/service-host/service-token-authenticator';
+import {
+  createDownloaderRouter,
+  downloaderOperationIds,
+  type DownloaderHandlers,
+} from '../../../generated/downloader';
+import { fakeRouterOptions, notImplementedHandlers } from '../../common/testing/fake-peer';
 import { listenOnLoopback } from '../../common/testing/listen-on-loopback';
 import type { ProbeRequest, ProbeResponse } from '../health/domain-prober';
 
@@ -29,16 +29,8 @@ export async function startFakeDownloader(): Promise<FakeDownloader> {
     probes: [],
     answer: () => ({ has_reached_origin: true, http_status: 200, health_signal: null }),
   };
-  const unused = async (): Promise<never> => {
-    throw notImplemented('not part of the fake');
-  };
   const handlers: DownloaderHandlers = {
-    getWebPageObject: unused,
-    getConcurrencyConfig: unused,
-    listDomainRuntime: unused,
-    getPagePool: unused,
-    updateConcurrencyConfig: unused,
-    renderPage: unused,
+    ...notImplementedHandlers<DownloaderHandlers>(downloaderOperationIds),
     probeUrl: async ({ body }) => {
       fake.probes.push(body);
       return {
@@ -50,15 +42,7 @@ export async function startFakeDownloader(): Promise<FakeDownloader> {
     },
   };
   const app = express();
-  app.use(
-    createDownloaderRouter(handlers, {
-      serviceName: 'downloader',
-      authenticate: createServiceTokenAuthenticator(FAKE_DOWNLOADER_TOKEN),
-      logger: pino({ level: 'silent' }),
-      metrics: new ContractMetrics(new Registry(), 'downloader'),
-      shouldValidateResponses: true,
-    }),
-  );
+  app.use(createDownloaderRouter(handlers, fakeRouterOptions('downloader', FAKE_DOWNLOADER_TOKEN)));
   const listening = await listenOnLoopback(app);
   return Object.assign(fake, { url: listening.url, close: listening.close });
 }
