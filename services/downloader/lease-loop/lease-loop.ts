@@ -109,6 +109,13 @@ export class LeaseLoop {
   private heldRenderCount = 0;
   /** The pause after the latest empty answer that came back sooner than asked (0: none yet). */
   private emptyBackoffMs = 0;
+  /**
+   * The latest lease call failed (the scheduler may be down). The next call asks for an answer at
+   * once instead of a held one: its answer is what proves the scheduler is back and ends the
+   * retry pauses of the reports waiting in the outbox (PeerReachability) — a held call would keep
+   * them waiting for up to `leaseWaitMs` more while their leases run out.
+   */
+  private isProbingScheduler = false;
   /** Aborted when shutdown starts: no more leases, waiting tasks give up. */
   private readonly leasing = new AbortController();
   /** Aborted when the shutdown's report budget is spent. */
@@ -217,27 +224,32 @@ export class LeaseLoop {
       }
       let lease: LeaseResponse;
       const sentAtMs = Date.now();
+      const waitMs = this.isProbingScheduler ? 0 : this.settings.leaseWaitMs;
       try {
         lease = await this.client.leaseTasks(
           {
             worker_id: this.settings.workerId,
             task_count: Math.min(this.settings.taskCount, room),
             lease_ttl_seconds: this.settings.leaseTtlSeconds,
-            wait_ms: this.settings.leaseWaitMs,
+            wait_ms: waitMs,
           },
           // A held call may last wait_ms; the answer still needs its own time on top.
-          { signal, timeoutMs: this.settings.leaseWaitMs + LEASE_ANSWER_MS },
+          { signal, timeoutMs: waitMs + LEASE_ANSWER_MS },
         );
       } catch (error) {
         if (signal.aborted) return;
         this.metrics.leaseCallCount.inc({ result: 'failed' });
         this.logger.warn({ err: error }, 'lease call failed; trying again later');
+        this.isProbingScheduler = true;
         await this.pause();
         continue;
       }
+      const wasProbe = this.isProbingScheduler;
+      this.isProbingScheduler = false;
       if (lease.task_list.length === 0) {
         this.metrics.leaseCallCount.inc({ result: 'empty' });
-        await this.afterEmptyAnswer(Date.now() - sentAtMs);
+        // A probe's quick answer says nothing about long polling: the next call is held.
+        if (!wasProbe) await this.afterEmptyAnswer(Date.now() - sentAtMs);
         continue;
       }
       this.emptyBackoffMs = 0;
