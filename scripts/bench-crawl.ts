@@ -13,7 +13,7 @@
  *   npm run bench:crawl -- [--min-interval-ms 1000,200] [--warmup-seconds 15] [--measure-seconds 45]
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -34,6 +34,7 @@ import {
 } from './bench-render/command-line';
 import { findSpacingViolations, isInitiatedRequest } from './bench-render/origin-traffic';
 import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
+import { removeWorkDirectory } from '../services/common/testing/work-directory';
 
 /** Enough pages that no scenario runs out of new links (15 pages/s for a few minutes). */
 const PAGE_COUNT = 4000;
@@ -184,7 +185,7 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
   } finally {
     for (const service of started.reverse()) await service.stop(15_000);
     await site.stop();
-    await rm(workDirectory, { recursive: true, force: true });
+    await removeWorkDirectory(workDirectory);
   }
 }
 

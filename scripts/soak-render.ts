@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -39,6 +39,7 @@ import {
   renderThroughEntryB,
 } from './bench-render/contenders/downloader-service';
 import { judgeFlat, judgeNotGrowing, type SoakInterval } from './soak-render/soak-judgement';
+import { removeWorkDirectory } from '../services/common/testing/work-directory';
 
 const PAGE_COUNT = 400;
 const SAMPLE_INTERVAL_MS = 2000;
@@ -250,7 +251,7 @@ async function main(): Promise<number> {
       }
     }
     await site.stop();
-    await rm(dataDirectory, { recursive: true, force: true });
+    await removeWorkDirectory(dataDirectory);
   }
   if (abort.signal.aborted) {
     console.log('aborted: no verdict');

@@ -11,7 +11,8 @@ import {
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
 import { startDemoSite, type DemoSite } from '../demo-site/demo-site';
-import { metricSum, removeWorkDirectory, waitFor } from './e2e-support';
+import { metricSum, waitFor } from './e2e-support';
+import { removeWorkDirectory } from '../../services/common/testing/work-directory';
 
 /*
  * Contract v2 end to end, all three parties as real processes: the sampler judges an API-backed

@@ -12,7 +12,8 @@ import {
   previousContractTree,
   type PreviousContractTree,
 } from './previous-contract/previous-contract-tree';
-import { metricSum, removeWorkDirectory, waitFor } from './e2e-support';
+import { metricSum, waitFor } from './e2e-support';
+import { removeWorkDirectory } from '../../services/common/testing/work-directory';
 
 /*
  * Compatibility proven at run time (CONTRACT.md §七): the previous contract's downloader — built

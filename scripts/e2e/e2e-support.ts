@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { samplesOf } from '../system/prometheus-samples';
 /** Small helpers the end-to-end tests share. */
 
@@ -33,21 +32,4 @@ export async function metricSum(
       Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
     )
     .reduce((sum, sample) => sum + sample.value, 0);
-}
-
-/**
- * Removes a test's work directory once nothing writes into it any more: a stopped downloader's
- * Chromium dies with it, but may still be flushing its profile for a moment (ENOTEMPTY).
- */
-export async function removeWorkDirectory(directory: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      rmSync(directory, { recursive: true, force: true });
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
 }

@@ -17,7 +17,8 @@ import {
 } from '../demo-site/sampling-corpus/sampling-corpus';
 import type { OriginAccessLogEntry } from '../demo-site/origin-access-log';
 import { runM0 } from '../m0/m0-steps';
-import { removeWorkDirectory, waitFor } from './e2e-support';
+import { waitFor } from './e2e-support';
+import { removeWorkDirectory } from '../../services/common/testing/work-directory';
 
 /*
  * The whole system end to end, as M0 (CONTRACT.md §六) and beyond: real processes (scheduler,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../../generated/downloader';
@@ -28,6 +28,7 @@ import type { PageRecord } from '../page-record';
 import { RenderedOnce, renderUrlStream } from '../page-stream';
 import { ProcessTreeSampler } from '../process-tree';
 import { resultOfWebPage } from '../web-page-result';
+import { removeWorkDirectory } from '../../../services/common/testing/work-directory';
 
 export interface DownloaderServiceSettings {
   /** Use a downloader already running there instead of starting one (its usage is unmeasured). */
@@ -73,7 +74,6 @@ export function downloaderEnvironment(hosts: readonly string[], token: string): 
     DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
     DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(RECYCLE_AFTER_RENDER_COUNT),
     CHROMIUM_PATH,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
   };
 }
 
@@ -227,6 +227,6 @@ export async function runDownloaderService(
     sampler?.stop();
     await started?.stop(15_000);
     sampler?.killSurvivors();
-    await rm(dataDirectory, { recursive: true, force: true });
+    await removeWorkDirectory(dataDirectory);
   }
 }

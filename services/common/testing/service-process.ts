@@ -20,6 +20,16 @@ export interface StartedServiceProcess {
 }
 
 /**
+ * The level the started process logs at: readiness is its "service listening" line, logged at
+ * info, so a quieter level — such as the `silent` a test harness sets in this process's own
+ * environment as a side effect of being imported — would leave it never ready. Only a more
+ * talkative level is passed through.
+ */
+function readyLineLogLevel(level: string | undefined): string {
+  return level === 'debug' || level === 'trace' ? level : 'info';
+}
+
+/**
  * Starts `services/<service>/main` as its own process on an ephemeral loopback port and resolves
  * once it logs "service listening" with its URL.
  */
@@ -40,7 +50,11 @@ export async function startServiceProcess(
     name: service,
     command: entry.command,
     argumentList: [...nodeArgumentList, ...entry.argumentList, '--port', '0', ...argumentList],
-    environment: { ...process.env, ...environment },
+    environment: {
+      ...process.env,
+      ...environment,
+      LOG_LEVEL: readyLineLogLevel(environment.LOG_LEVEL ?? process.env.LOG_LEVEL),
+    },
     readyTimeoutMs,
     isReadyLine: (line) => {
       if (!isListeningLine(line)) return false;
