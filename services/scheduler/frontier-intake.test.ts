@@ -109,11 +109,22 @@ describe('rules, seeds, links and domain candidates', () => {
             // contract-gate-ignore-next-line: unknown fields on purpose, to see them tolerated, not kept
             { ...ruleFor('news.example'), Extra: 1, extra_field: 2 },
             ruleFor('other.example'),
+            // … and inside a nullable object (anyOf [ApiEndpoint, null]).
+            {
+              ...ruleFor('app.example'),
+              render_strategy: 'api',
+              api_endpoint: {
+                page_url_pattern: '^https://app\\.example(?<path>/[^?#]*)$',
+                endpoint_url_template: 'https://app.example/api/page?path={path}',
+                content_pointer: '',
+                extra_field: 3,
+              },
+            },
           ],
         }),
       });
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ accepted_count: 2 });
+      expect(await response.json()).toMatchObject({ accepted_count: 3 });
       await scheduler.stop({ keepData: true });
       const backend = await LmdbBackend.open(join(scheduler.dataDirectory, 'scheduler'));
       try {
@@ -129,6 +140,11 @@ describe('rules, seeds, links and domain candidates', () => {
           ].sort(),
         );
         expect(stored).toMatchObject({ render_strategy: null, api_endpoint: null });
+        expect(Object.keys((await rules.get('app.example'))?.api_endpoint ?? {}).sort()).toEqual([
+          'content_pointer',
+          'endpoint_url_template',
+          'page_url_pattern',
+        ]);
       } finally {
         await backend.close();
       }

@@ -19,6 +19,12 @@ const document: OpenApiDocument = {
         properties: {
           url: { type: 'string' },
           signal: { allOf: [{ $ref: '#/components/schemas/Signal' }], nullable: true },
+          health: {
+            anyOf: [
+              { $ref: '#/components/schemas/Signal' },
+              { type: 'object', nullable: true, enum: [null] },
+            ],
+          },
           anchor_list: { type: 'array', items: { type: 'string' } },
         },
       },
@@ -41,16 +47,40 @@ describe('ContractFieldPicker', () => {
           signal: { error_count: 3, Colour: 'red' },
           anchor_list: ['x'],
         },
-        { url: 'https://b.example/', signal: null },
+        { url: 'https://b.example/', signal: null, health: { error_count: 4, Extra: true } },
+        { url: 'https://c.example/', health: null },
       ],
     });
     expect(picked).toEqual({
       note: 'n',
       item_list: [
         { url: 'https://a.example/', signal: { error_count: 3 }, anchor_list: ['x'] },
-        { url: 'https://b.example/', signal: null },
+        { url: 'https://b.example/', signal: null, health: { error_count: 4 } },
+        { url: 'https://c.example/', health: null },
       ],
     });
+  });
+
+  it('returns a value carrying nothing undeclared as it is, and never changes its input', () => {
+    const clean = {
+      note: 'n',
+      item_list: [{ url: 'https://a.example/', signal: { error_count: 1 }, anchor_list: ['x'] }],
+    };
+    expect(pickRequest(clean)).toBe(clean);
+
+    const untouched = { url: 'https://b.example/' };
+    const deep = {
+      item_list: [
+        untouched,
+        { url: 'https://c.example/', signal: { error_count: 2, Colour: 'red' } },
+      ],
+    };
+    const before = structuredClone(deep);
+    const picked = pickRequest(deep) as typeof deep;
+    expect(deep).toEqual(before);
+    expect(picked).not.toBe(deep);
+    expect(picked.item_list[0]).toBe(untouched);
+    expect(picked.item_list[1]).toEqual({ url: 'https://c.example/', signal: { error_count: 2 } });
   });
 
   it('leaves absent fields absent and refuses a schema the document does not have', () => {

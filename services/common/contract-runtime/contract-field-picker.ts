@@ -1,6 +1,9 @@
 import type { JsonSchema, OpenApiDocument } from './openapi-document';
 
-/** Returns a copy of a value reduced to what its schema declares. */
+/**
+ * Returns a value reduced to what its schema declares: the value itself when it carries nothing
+ * else, otherwise a copy (the input is never changed).
+ */
 export type FieldPicker<T> = (value: T) => T;
 
 const LOCAL_SCHEMA_REFERENCE = '#/components/schemas/';
@@ -8,8 +11,8 @@ const LOCAL_SCHEMA_REFERENCE = '#/components/schemas/';
 /**
  * Receivers tolerate unknown fields (CONTRACT.md §五; the router counts them), but a service must
  * not keep them: a field the contract does not define would land in storage under whatever name the
- * sender chose. A picker, derived from the schema in the service's OpenAPI document, copies an
- * already validated value keeping only the declared properties, at every depth (objects, arrays,
+ * sender chose. A picker, derived from the schema in the service's OpenAPI document, reduces an
+ * already validated value to the declared properties, at every depth (objects, arrays,
  * `$ref`, `allOf`/`anyOf`/`oneOf`, nullable wrappers). Pickers are compiled once per schema.
  */
 export class ContractFieldPicker {
@@ -54,11 +57,22 @@ export class ContractFieldPicker {
       schema.items && typeof schema.items === 'object'
         ? this.#compile(schema.items as JsonSchema)
         : undefined;
-    const branchPickers = branches.map((branch) => this.#compile(branch));
+    // A branch only null can match (`enum: [null]`, the generator's nullable reference) declares
+    // nothing: taken as "keep everything", it would let every unknown field of the value through.
+    const branchPickers = branches
+      .filter((branch) => !isNullOnly(branch))
+      .map((branch) => this.#compile(branch));
+    const isUnconstrained = properties.size === 0 && branchPickers.length === 0;
     return (value) => {
       if (value === null || typeof value !== 'object') return value;
-      if (Array.isArray(value)) return items === undefined ? value : value.map(items);
+      if (Array.isArray(value)) return items === undefined ? value : pickEach(value, items);
+      if (isUnconstrained) return value;
+      // A nullable reference (`anyOf: [$ref, null]`, `allOf: [$ref]`): the reference decides alone.
+      if (properties.size === 0 && branchPickers.length === 1) return branchPickers[0](value);
       const source = value as Record<string, unknown>;
+      if (branchPickers.length === 0 && hasOnlyDeclared(source, properties)) {
+        return pickDeclared(source, properties);
+      }
       const picked: Record<string, unknown> = {};
       for (const [name, pick] of properties) {
         if (name in source) picked[name] = pick(source[name]);
@@ -70,7 +84,53 @@ export class ContractFieldPicker {
           Object.assign(picked, fromBranch);
         }
       }
-      return properties.size === 0 && branchPickers.length === 0 ? value : picked;
+      return picked;
     };
   }
+}
+
+/*
+ * Nearly every request carries only declared fields, and a report carries hundreds of nested
+ * objects (results, links): a value with nothing to drop is returned as it is, and an object or
+ * array is copied only where something below it was dropped — no garbage on the hot path.
+ */
+
+function isNullOnly(schema: JsonSchema): boolean {
+  return Array.isArray(schema.enum) && schema.enum.every((value) => value === null);
+}
+
+function hasOnlyDeclared(
+  source: Record<string, unknown>,
+  properties: ReadonlyMap<string, FieldPicker<unknown>>,
+): boolean {
+  for (const name in source) if (!properties.has(name)) return false;
+  return true;
+}
+
+function pickDeclared(
+  source: Record<string, unknown>,
+  properties: ReadonlyMap<string, FieldPicker<unknown>>,
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const name in source) {
+    const child = source[name];
+    const picked = (properties.get(name) as FieldPicker<unknown>)(child);
+    if (picked !== child) {
+      copy ??= { ...source };
+      copy[name] = picked;
+    }
+  }
+  return copy ?? source;
+}
+
+function pickEach(list: readonly unknown[], pick: FieldPicker<unknown>): readonly unknown[] {
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < list.length; index += 1) {
+    const picked = pick(list[index]);
+    if (picked !== list[index]) {
+      copy ??= list.slice();
+      copy[index] = picked;
+    }
+  }
+  return copy ?? list;
 }
