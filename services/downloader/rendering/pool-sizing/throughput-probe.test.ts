@@ -34,21 +34,26 @@ function run(
 }
 
 describe('the throughput probe', () => {
-  test('keeps adding pages while each one brings more pages/s, then steps back and rests', () => {
+  test('keeps adding pages, twice as many each time, while they bring more pages/s; then steps back and rests', () => {
     // Pages/s rise to 6 pages, then stay flat.
     const rate = (size: number) => Math.min(size, 6) * 1.5;
-    // 2 windows measured, then 2 per probe: 4 → 5 → 6 → 7, no gain, back to 6 after 10 windows.
+    // 2 windows measured, then 2 per probe: 4 → 5 (+1 paid) → 7 (+2 paid: 6 is in it) → 11 (+4,
+    // flat) → back to 7 after 10 windows.
     const result = run(rate, 10 + PROBE_COOLDOWN_WINDOWS);
-    expect(result.sizes.slice(0, 4)).toEqual([5, 6, 7, 6]);
-    expect(result.reasons.slice(0, 4)).toEqual([
+    expect(result.sizes).toEqual([5, 7, 11, 7]);
+    expect(result.reasons).toEqual([
       'throughput_probe',
       'throughput_probe',
       'throughput_probe',
       'throughput_flat',
     ]);
-    // Then it rests PROBE_COOLDOWN_WINDOWS windows, measures 6 again and tries 7 again.
-    expect(result.sizes).toHaveLength(4);
-    expect(run(rate, 10 + PROBE_COOLDOWN_WINDOWS + 2).sizes).toEqual([5, 6, 7, 6, 7]);
+    // Then it rests PROBE_COOLDOWN_WINDOWS windows, measures 7 again and tries one page more.
+    expect(run(rate, 10 + PROBE_COOLDOWN_WINDOWS + 2).sizes).toEqual([5, 7, 11, 7, 8]);
+  });
+
+  test('climbs from 4 to a brake of 16 in four probes while every step pays', () => {
+    const result = run((size) => size, 12);
+    expect(result.sizes).toEqual([5, 7, 11, 16]);
   });
 
   test('tries again after its rest, and stops at the brake', () => {
@@ -72,7 +77,14 @@ describe('the throughput probe', () => {
         16,
       ).state,
     ).toEqual(IDLE_PROBE);
-    const probing: ProbeState = { kind: 'probing', fromSize: 4, baseRate: 6, size: 5, rates: [] };
+    const probing: ProbeState = {
+      kind: 'probing',
+      fromSize: 4,
+      baseRate: 6,
+      size: 5,
+      rates: [],
+      step: 1,
+    };
     expect(
       stepThroughputProbe(probing, { size: 5, completedPerSecond: 6, isEligible: false }, 16).state,
     ).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });

@@ -3,8 +3,13 @@
  * still helps: a bigger pool shares per-page overheads (frames, IPC, event-loop turns), so pages/s
  * may keep rising at 100 % CPU — or stay flat while latency and memory grow. This probe asks the
  * pages themselves: with a full pool on a full CPU it measures pages/s at the current size, tries
- * one page more, and keeps it only when pages/s rose by at least MIN_GAIN_RATIO; otherwise it goes
+ * more pages, and keeps them only when pages/s rose by at least MIN_GAIN_RATIO; otherwise it goes
  * back and waits a while before trying again (conditions change: other load, other pages).
+ *
+ * The step starts at one page and doubles after every step that paid (1, 2, 4, …): a pool whose
+ * best lies at 16 on a machine where 4 already fill the CPU gets there in four probes (~30 s)
+ * instead of twelve — a one-page climb took two minutes, longer than many crawls run at one
+ * load. A step that brought nothing is undone whole, back to the last size that paid.
  *
  * Pure: the sizer feeds it one window at a time and applies what it answers.
  */
@@ -18,13 +23,21 @@ export const PROBE_COOLDOWN_WINDOWS = 15;
 
 export type ProbeState =
   | { readonly kind: 'idle'; readonly cooldownWindowCount: number }
-  | { readonly kind: 'measuring'; readonly size: number; readonly rates: readonly number[] }
+  | {
+      readonly kind: 'measuring';
+      readonly size: number;
+      readonly rates: readonly number[];
+      /** Pages the next probe adds. */
+      readonly step: number;
+    }
   | {
       readonly kind: 'probing';
       readonly fromSize: number;
       readonly baseRate: number;
       readonly size: number;
       readonly rates: readonly number[];
+      /** Pages this probe added. */
+      readonly step: number;
     };
 
 export const IDLE_PROBE: ProbeState = { kind: 'idle', cooldownWindowCount: 0 };
@@ -61,7 +74,9 @@ export function stepThroughputProbe(
       return { state: { kind: 'idle', cooldownWindowCount: state.cooldownWindowCount - 1 } };
     }
     if (!window.isEligible || window.size >= maxSize) return { state };
-    return { state: { kind: 'measuring', size: window.size, rates: [window.completedPerSecond] } };
+    return {
+      state: { kind: 'measuring', size: window.size, rates: [window.completedPerSecond], step: 1 },
+    };
   }
   if (!window.isEligible || window.size !== state.size) {
     // A probe that ended the regime (more pages, and now something objects) waits before the next.
@@ -72,16 +87,23 @@ export function stepThroughputProbe(
   if (rates.length < PROBE_WINDOW_COUNT) return { state: { ...state, rates } };
   if (state.kind === 'measuring') {
     if (state.size >= maxSize) return { state: IDLE_PROBE };
-    const size = state.size + 1;
+    const size = Math.min(maxSize, state.size + state.step);
     return {
-      state: { kind: 'probing', fromSize: state.size, baseRate: mean(rates), size, rates: [] },
+      state: {
+        kind: 'probing',
+        fromSize: state.size,
+        baseRate: mean(rates),
+        size,
+        rates: [],
+        step: size - state.size,
+      },
       resize: { size, reason: 'throughput_probe' },
     };
   }
   const rate = mean(rates);
   if (rate > state.baseRate && rate >= state.baseRate * (1 + MIN_GAIN_RATIO)) {
-    // It helped: keep it, and measure from here for the next step.
-    return { state: { kind: 'measuring', size: state.size, rates } };
+    // It helped: keep it, and measure from here for the next, twice as long step.
+    return { state: { kind: 'measuring', size: state.size, rates, step: 2 * state.step } };
   }
   return {
     state: { kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS },
