@@ -28,7 +28,7 @@ const DOWNLOADER_PAGE_SCRIPT = `
     event_loop_lagging: 'shrunk: event loop lagging',
     demand_low: 'shrunk: pages idle',
     brake_lowered: 'shrunk: brake lowered',
-    throughput_probe: 'grown: trying one page more',
+    throughput_probe: 'grown: trying more pages (pages/s rose so far)',
     throughput_flat: 'shrunk: one more page did not help'
   };
   var ENTRY_LABELS = {
