@@ -29,7 +29,7 @@ const DOWNLOADER_PAGE_SCRIPT = `
     demand_low: 'shrunk: pages idle',
     brake_lowered: 'shrunk: brake lowered',
     throughput_probe: 'grown: trying more pages (pages/s rose so far)',
-    throughput_flat: 'shrunk: one more page did not help'
+    throughput_flat: 'shrunk: more pages did not help'
   };
   var ENTRY_LABELS = {
     lease_loop: 'A · lease loop',
