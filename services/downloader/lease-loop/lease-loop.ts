@@ -244,12 +244,13 @@ export class LeaseLoop {
         await this.pause();
         continue;
       }
-      const wasProbe = this.isProbingScheduler;
       this.isProbingScheduler = false;
       if (lease.task_list.length === 0) {
         this.metrics.leaseCallCount.inc({ result: 'empty' });
         // A probe's quick answer says nothing about long polling: the next call is held.
-        if (!wasProbe) await this.afterEmptyAnswer(Date.now() - sentAtMs);
+        if (waitMs === this.settings.leaseWaitMs) {
+          await this.afterEmptyAnswer(Date.now() - sentAtMs);
+        }
         continue;
       }
       this.emptyBackoffMs = 0;
