@@ -41,7 +41,11 @@ import {
   TASKS_PER_LEASE,
   type LoadMeasurement,
 } from './bench-frontier/scheduler-load';
-import { BENCH_TOKEN, startBenchScheduler } from './bench-frontier/scheduler-process';
+import {
+  BENCH_TOKEN,
+  startBenchScheduler,
+  waitForKnownUrls,
+} from './bench-frontier/scheduler-process';
 
 const numbers = (text: string) =>
   text
@@ -86,6 +90,8 @@ interface StageFacts {
   size: number;
   processStartSeconds: number;
   frontierLoadSeconds: number;
+  /** The background read of url_task into the known-url set, after the process was ready. */
+  knownUrlLoadSeconds: number;
   peakRssMib: number;
 }
 
@@ -198,7 +204,12 @@ async function growAndMeasureStage(options: {
   );
   const rows: Row[] = [];
   let peakRssMib = 0;
+  let knownUrlLoadSeconds = Number.NaN;
   try {
+    knownUrlLoadSeconds = await waitForKnownUrls(scheduler, 120_000);
+    log(
+      `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
+    );
     for (const workerCount of WORKER_COUNTS) {
       budget.assertLeft();
       const measurement = await measureScheduler({
@@ -215,7 +226,8 @@ async function growAndMeasureStage(options: {
       log(
         `  scheduler (${options.backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
           `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
-          `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB`,
+          `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
+          `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs`,
       );
       rows.push({
         backendLabel: options.backendLabel,
@@ -235,6 +247,7 @@ async function growAndMeasureStage(options: {
       size: options.size,
       processStartSeconds: scheduler.processStartSeconds,
       frontierLoadSeconds: scheduler.frontierLoadSeconds,
+      knownUrlLoadSeconds,
       peakRssMib,
     },
   };
@@ -284,8 +297,8 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | commit mean ms | URLs per commit | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | -------------- | --------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
@@ -293,6 +306,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ${scheduler.intervalViolationCount} | ` +
         `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+        `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
         (bullmq === undefined
           ? '— | — | — | — | — |'
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +
@@ -302,13 +316,13 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   }
   lines.push(
     '',
-    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | scheduler peak RSS MiB |',
-    '| ------- | ------------- | ----------------------------- | -------------------------- | ---------------------- |',
+    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | scheduler peak RSS MiB |',
+    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ---------------------- |',
   );
   for (const stage of stages) {
     lines.push(
       `| ${stage.backendLabel} | ${stage.size.toLocaleString('en-US')} | ${stage.frontierLoadSeconds.toFixed(2)} | ` +
-        `${stage.processStartSeconds.toFixed(1)} | ${stage.peakRssMib.toFixed(0)} |`,
+        `${stage.processStartSeconds.toFixed(1)} | ${stage.knownUrlLoadSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
     );
   }
   if (killCheck !== undefined) {

@@ -14,6 +14,25 @@ export interface LoadMeasurement {
   processedCount: number;
   /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
   cpuMicrosecondsPerUrl?: number;
+  /** The scheduler's group commits during the run (its metrics): where the time of a request goes. */
+  commits?: CommitFigures;
+}
+
+export interface CommitFigures {
+  meanMs: number;
+  /** URLs reported per commit (each commit also carries leases). */
+  urlsPerCommit: number;
+}
+
+/** Sum and count of the scheduler's commit-duration histogram, read from its /metrics. */
+async function commitTotalsOf(url: string): Promise<{ seconds: number; count: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const valueOf = (name: string) =>
+    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    seconds: valueOf('scheduler_commit_duration_seconds_sum'),
+    count: valueOf('scheduler_commit_duration_seconds_count'),
+  };
 }
 
 export const TASKS_PER_LEASE = 50;
@@ -47,6 +66,7 @@ export async function measureScheduler(options: {
   let emptyLeaseCount = 0;
   const serial = { next: Math.floor(Math.random() * 1e12) };
   const cpuBefore = cpuMillisecondsOf(options.pid);
+  const commitsBefore = await commitTotalsOf(options.url);
   const began = performance.now();
   await Promise.all(
     Array.from({ length: options.workerCount }, async (_, worker) => {
@@ -85,6 +105,8 @@ export async function measureScheduler(options: {
   );
   const seconds = (performance.now() - began) / 1000;
   const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
+  const commitsAfter = await commitTotalsOf(options.url);
+  const commitCount = commitsAfter.count - commitsBefore.count;
   const sorted = leaseLatencies.sort((left, right) => left - right);
   return {
     urlsPerSecond: reportedCount / seconds,
@@ -94,6 +116,13 @@ export async function measureScheduler(options: {
     processedCount: reportedCount,
     cpuMicrosecondsPerUrl:
       reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
+    commits:
+      commitCount > 0
+        ? {
+            meanMs: ((commitsAfter.seconds - commitsBefore.seconds) * 1000) / commitCount,
+            urlsPerCommit: reportedCount / commitCount,
+          }
+        : undefined,
   };
 }
 

@@ -40,3 +40,24 @@ export async function startBenchScheduler(options: {
     isRecounted: loaded?.is_recounted === true,
   };
 }
+
+/**
+ * Waits for the scheduler's background read of url_task into its known-url set (it serves
+ * meanwhile, de-duplicating links from storage until then): the bench measures the steady state
+ * after it, and reports its duration next to the start-up figures. Resolves to seconds since the
+ * process was ready, or NaN when it did not finish within `timeoutMs`.
+ */
+export async function waitForKnownUrls(
+  scheduler: BenchScheduler,
+  timeoutMs: number,
+): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const loaded = scheduler.running.logLines.find((line) =>
+      String(line.msg).startsWith('known urls loaded'),
+    );
+    if (loaded !== undefined) return Number(loaded.elapsed_ms) / 1000;
+    if (performance.now() > deadline) return Number.NaN;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

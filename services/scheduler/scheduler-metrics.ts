@@ -29,6 +29,7 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
   readonly #pauses: Counter<'pause_reason'>;
   readonly #negativeCountsPrevented: Counter;
   readonly #commitBatches: Histogram;
+  readonly #commitDuration: Histogram;
 
   constructor(registry: Registry, sources: FrontierGaugeSources) {
     const registers = [registry];
@@ -76,6 +77,12 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       name: 'scheduler_commit_batch_count',
       help: 'Mutation batches per storage commit (group commit: those decided while the previous commit was written).',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+      registers,
+    });
+    this.#commitDuration = new Histogram({
+      name: 'scheduler_commit_duration_seconds',
+      help: 'Time to make one group commit durable: every request it carries waits this long after being decided.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
     const gauge = (name: string, help: string, read: () => number) =>
@@ -156,8 +163,9 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
     this.#pauses.inc({ pause_reason: reason });
   }
 
-  committed(batchCount: number): void {
+  committed(batchCount: number, durationSeconds: number): void {
     this.#commitBatches.observe(batchCount);
+    this.#commitDuration.observe(durationSeconds);
   }
 
   negativeCountPrevented(): void {

@@ -123,8 +123,8 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     writeIntervalMs: settings.runtimeWriteIntervalMs,
   });
-  const commits = new CommitQueue(dependencies.isBatchAtomic, (batchCount) =>
-    metrics.committed(batchCount),
+  const commits = new CommitQueue(dependencies.isBatchAtomic, (batchCount, durationSeconds) =>
+    metrics.committed(batchCount, durationSeconds),
   );
   const mutator = new FrontierMutator({
     commits,
@@ -142,12 +142,12 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     listeners: [counters, book, metrics, revisits],
   });
   const promoter = new RevisitPromoter({ tables, store, rules, schedule: revisits });
-  const robots = new RobotsPolicy(
-    // Only rules that carry a robots.txt are read back (the text stays out of memory).
-    async (domain) =>
-      rules.get(domain)?.hasRobotsText ? (await tables.rules.get(domain))?.robots_txt : null,
-    settings.robotsUserAgent,
-  );
+  const robots = new RobotsPolicy({
+    robotsTextHashOf: (domain) => rules.get(domain)?.robotsTextHash,
+    // Read back only on a cache miss (the text stays out of memory).
+    loadRobotsText: async (domain) => (await tables.rules.get(domain))?.robots_txt,
+    userAgent: settings.robotsUserAgent,
+  });
   const candidates = new CandidateRegistry(tables);
   const activity = new FrontierActivity(tables, settings.activityRecordTtlSeconds);
   const health = new DomainHealthMonitor({
@@ -238,7 +238,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     rules,
-    robots,
     book,
     reconciler,
     inlineUrlBudget: RULES_INLINE_URL_BUDGET,

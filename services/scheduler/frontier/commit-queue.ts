@@ -6,8 +6,8 @@ interface QueuedBatch {
   reject: (error: unknown) => void;
 }
 
-/** Observes each commit: how many batches it carried (for metrics). */
-export type CommitObserver = (batchCount: number) => void;
+/** Observes each commit: how many batches it carried and how long writing them took (metrics). */
+export type CommitObserver = (batchCount: number, durationSeconds: number) => void;
 
 /**
  * Group commit. Batches are written in the order they were decided. While one commit is being
@@ -58,6 +58,7 @@ export class CommitQueue {
       while (this.#waiting.length > 0) {
         const group = this.#waiting;
         this.#waiting = [];
+        const startedAt = performance.now();
         try {
           await this.#write(group.map((queued) => queued.batch));
         } catch (error) {
@@ -69,7 +70,7 @@ export class CommitQueue {
           this.#waiting = [];
           return;
         }
-        this.onCommit(group.length);
+        this.onCommit(group.length, (performance.now() - startedAt) / 1000);
         for (const queued of group) {
           queued.batch.settle();
           queued.resolve();

@@ -1,8 +1,10 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
+import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
 import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
 import { isSamePlacement, placementOf, type IndexPlacement } from './index-placement';
+import { KnownUrlSet } from './known-url-set';
 import type { LeaseBook } from './lease-book';
 import { leasedBy } from './url-task-transitions';
 import type { WriteBatch } from './write-batch';
@@ -59,6 +61,12 @@ export class FrontierStore {
   readonly #pendingDueEntries = new Map<string, Map<string, PrimaryKey>>();
   /** url_revisit_index entries staged but not yet durable, per shard bucket. */
   readonly #pendingRevisitEntries = new Map<string, Map<string, PrimaryKey>>();
+  /**
+   * Every url_hash staged since this process started, plus — once loadKnownUrls has read url_task
+   * through — every one stored before: from then on a presence check reads no storage.
+   */
+  readonly #knownUrls = new KnownUrlSet();
+  #isKnownUrlSetComplete = false;
 
   constructor(private readonly dependencies: FrontierStoreDependencies) {
     const { tables } = dependencies;
@@ -101,13 +109,51 @@ export class FrontierStore {
     });
     const documents = await this.readUrlTasks(documentIndexes.map((index) => urlHashes[index]));
     documentIndexes.forEach((index, position) => (found[index] = documents[position]));
-    const isPresent = await this.dependencies.tables.urlTasks.hasMany(
-      presenceIndexes.map((index) => urlHashes[index]),
-    );
+    const isPresent = this.#isKnownUrlSetComplete
+      ? presenceIndexes.map((index) => this.#knownUrls.has(urlHashes[index]))
+      : await this.dependencies.tables.urlTasks.hasMany(
+          presenceIndexes.map((index) => urlHashes[index]),
+        );
     presenceIndexes.forEach((index, position) => {
       if (isPresent[position]) found[index] = KNOWN_URL;
     });
     return found;
+  }
+
+  /**
+   * Reads every url_hash stored in url_task into memory, a page at a time between requests (the
+   * frontier serves meanwhile; presence checks read storage until the last page is in). URLs staged
+   * meanwhile are added by stage(), so nothing stored before or after is missed. Resolves to how
+   * many were read, or undefined when `isStopping` ended it early.
+   */
+  async loadKnownUrls(isStopping: () => boolean): Promise<number | undefined> {
+    let after: PrimaryKey | undefined;
+    let readCount = 0;
+    for (;;) {
+      if (isStopping()) return undefined;
+      const page = await this.dependencies.tables.urlTasks.scanKeys({
+        after,
+        limit: MAX_SCAN_LIMIT,
+      });
+      // A url_hash is lowercase hex, which primary-key encoding leaves as it is: no decoding.
+      for (const key of page.keys) this.#knownUrls.add(key.encoded);
+      readCount += page.keys.length;
+      if (page.nextAfter === null) break;
+      after = page.nextAfter;
+      // LMDB reads resolve without yielding: give waiting requests their turn between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.#isKnownUrlSetComplete = true;
+    return readCount;
+  }
+
+  /** The in-memory url_hash set (its size and bytes, for the log and metrics). */
+  get knownUrls(): { size: number; byteCount: number; isComplete: boolean } {
+    return {
+      size: this.#knownUrls.size,
+      byteCount: this.#knownUrls.byteCount,
+      isComplete: this.#isKnownUrlSetComplete,
+    };
   }
 
   /** Due-index entries of `domain` staged but not yet durable, in key order. */
@@ -182,6 +228,7 @@ export class FrontierStore {
         );
         this.#pendingTasks.set(next.url_hash, next);
         storedTasks.push(next);
+        if (previous === undefined) this.#knownUrls.add(next.url_hash);
       }
       const placed: PlacedChange = { previous, next, before, after, isStored };
       for (const listener of listeners) listener.onUrlTaskChanged(placed);

@@ -39,6 +39,8 @@ export interface UrlTaskState {
  */
 export class Frontier {
   readonly #loops: MaintenanceLoop[];
+  #knownUrlLoading: Promise<void> | undefined;
+  #isStopping = false;
 
   private constructor(
     private readonly parts: FrontierParts,
@@ -70,6 +72,32 @@ export class Frontier {
 
   startBackgroundWork(): void {
     for (const loop of this.#loops) loop.start();
+    this.#knownUrlLoading ??= this.#loadKnownUrls();
+  }
+
+  /** See FrontierStore.loadKnownUrls; a failure only leaves presence checks on storage. */
+  async #loadKnownUrls(): Promise<void> {
+    const { logger } = this.dependencies;
+    const startedAtMs = Date.now();
+    try {
+      const readCount = await this.parts.store.loadKnownUrls(() => this.#isStopping);
+      if (readCount === undefined) return;
+      const { size, byteCount } = this.parts.store.knownUrls;
+      logger.info(
+        {
+          url_count: size,
+          stored_url_count: readCount,
+          byte_count: byteCount,
+          elapsed_ms: Date.now() - startedAtMs,
+        },
+        'known urls loaded: link de-duplication reads no storage',
+      );
+    } catch (error) {
+      logger.error(
+        { err: error },
+        'could not load the known urls; link de-duplication reads storage',
+      );
+    }
   }
 
   /**
@@ -78,9 +106,11 @@ export class Frontier {
    */
   async stop(): Promise<void> {
     const { waiters, prober, mutator, runtimeRows, tables } = this.parts;
+    this.#isStopping = true;
     waiters.stop();
     prober.stop();
     await Promise.all(this.#loops.map((loop) => loop.stop()));
+    await this.#knownUrlLoading;
     const nowMs = this.dependencies.clock.nowMs();
     const isClean = await mutator.close((batch) => {
       runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });

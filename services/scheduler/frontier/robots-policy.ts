@@ -5,65 +5,77 @@ type Robots = ReturnType<typeof robotsParser>;
 /** Reads a domain's robots.txt from the rule replica (null: none known). */
 export type RobotsTextLoader = (domain: string) => Promise<string | null | undefined>;
 
-/** Parsed robots.txt per origin of one domain (http and https parse the same text separately). */
-type ParsedByOrigin = Map<string, Robots | null>;
+/** The content_hash of a domain's current robots.txt (RuleSummary), null or undefined: none. */
+export type RobotsTextHashLookup = (domain: string) => string | null | undefined;
+
+/**
+ * Every file is parsed as if it were this origin's, and every URL asked about is moved onto it:
+ * robots-parser answers only for URLs of the origin a file was parsed for, but its rules match
+ * the path and query alone — so one parse serves every domain (and both schemes) with that file.
+ */
+const PARSE_ORIGIN = 'http://robots.invalid';
 
 /**
  * Answers "may this URL be crawled?" from the robots.txt the sampler put in the domain's rule
- * (fetched through the downloader; the scheduler never contacts a site). robots-parser only
- * answers for URLs of the origin a file was parsed for, so each origin gets its own parse.
+ * (fetched through the downloader; the scheduler never contacts a site).
  *
- * Parsed files are cached in two generations of `generationSize` domains: lookups promote a domain
- * to the current generation; when it is full, it becomes the previous one and the oldest is
- * dropped. That approximates least-recently-used in O(1) without walking a map, which matters when
- * a crawl of 100,000 domains touches a different domain on nearly every lookup.
+ * Parsed files are cached by their content hash, not by domain: crawls meet the same few files on
+ * many domains (empty rule sets, CMS and hosting defaults), and a domain whose file is cached costs
+ * no storage read. A new rule with a new file has a new hash, so nothing needs to be forgotten.
+ * The cache keeps two generations of `generationSize` files: lookups promote a file to the current
+ * generation; when it is full, it becomes the previous one and the oldest is dropped — close to
+ * least-recently-used in O(1), which matters when a crawl of 100,000 domains touches a different
+ * domain on nearly every lookup.
  */
 export class RobotsPolicy {
-  #current = new Map<string, ParsedByOrigin>();
-  #previous = new Map<string, ParsedByOrigin>();
+  #current = new Map<string, Robots | null>();
+  #previous = new Map<string, Robots | null>();
 
   constructor(
-    private readonly loadRobotsText: RobotsTextLoader,
-    private readonly userAgent: string,
-    private readonly generationSize = 20_000,
+    private readonly dependencies: {
+      robotsTextHashOf: RobotsTextHashLookup;
+      loadRobotsText: RobotsTextLoader;
+      userAgent: string;
+      generationSize?: number;
+    },
   ) {}
 
   async isAllowed(domain: string, url: string): Promise<boolean> {
-    const origin = originOf(url);
-    const byOrigin = this.#lookUp(domain);
-    let robots = byOrigin.get(origin);
+    const textHash = this.dependencies.robotsTextHashOf(domain);
+    if (textHash === null || textHash === undefined) return true;
+    let robots = this.#lookUp(textHash);
     if (robots === undefined) {
-      const text = await this.loadRobotsText(domain);
-      robots = text ? robotsParser(`${origin}/robots.txt`, text) : null;
-      byOrigin.set(origin, robots);
+      const text = await this.dependencies.loadRobotsText(domain);
+      robots = text ? robotsParser(`${PARSE_ORIGIN}/robots.txt`, text) : null;
+      this.#remember(textHash, robots);
     }
-    // undefined means "not this file's origin"; it cannot happen here, and allowing is the
-    // behaviour for a missing file.
-    return robots === null || robots.isAllowed(url, this.userAgent) !== false;
+    // A missing file allows everything; undefined ("not this file's origin") cannot happen here.
+    return (
+      robots === null ||
+      robots.isAllowed(PARSE_ORIGIN + pathOf(url), this.dependencies.userAgent) !== false
+    );
   }
 
-  /** A new rule arrived for `domain`: its robots.txt may have changed. */
-  forget(domain: string): void {
-    this.#current.delete(domain);
-    this.#previous.delete(domain);
+  #lookUp(textHash: string): Robots | null | undefined {
+    const current = this.#current.get(textHash);
+    if (current !== undefined) return current;
+    const previous = this.#previous.get(textHash);
+    if (previous !== undefined) this.#remember(textHash, previous);
+    return previous;
   }
 
-  #lookUp(domain: string): ParsedByOrigin {
-    let byOrigin = this.#current.get(domain);
-    if (byOrigin !== undefined) return byOrigin;
-    byOrigin = this.#previous.get(domain) ?? new Map();
-    this.#previous.delete(domain);
-    if (this.#current.size >= this.generationSize) {
+  #remember(textHash: string, robots: Robots | null): void {
+    if (this.#current.size >= (this.dependencies.generationSize ?? 20_000)) {
       this.#previous = this.#current;
       this.#current = new Map();
     }
-    this.#current.set(domain, byOrigin);
-    return byOrigin;
+    this.#previous.delete(textHash);
+    this.#current.set(textHash, robots);
   }
 }
 
-/** The origin of a normalized URL (`scheme://host[:port]`), without parsing it again. */
-function originOf(normalizedUrl: string): string {
+/** Path and query of a normalized URL (`scheme://host[:port]/…`), without parsing it again. */
+function pathOf(normalizedUrl: string): string {
   const pathStart = normalizedUrl.indexOf('/', normalizedUrl.indexOf('//') + 2);
-  return pathStart === -1 ? normalizedUrl : normalizedUrl.slice(0, pathStart);
+  return pathStart === -1 ? '/' : normalizedUrl.slice(pathStart);
 }

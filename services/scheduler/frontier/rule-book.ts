@@ -1,4 +1,5 @@
 import type { ApiEndpoint } from '../../common/api-endpoint';
+import { contentHash } from '../../common/url';
 import type { StoredDomainRule } from './frontier-documents';
 import { isCrawlableVerdict, type RenderStrategy, type Verdict } from './wire-types';
 
@@ -12,8 +13,11 @@ export interface RuleSummary {
   revisitIntervalSeconds: number | null;
   verifiedAt: string;
   isCrawlable: boolean;
-  /** The rule carries a robots.txt (otherwise there is nothing to load or parse). */
-  hasRobotsText: boolean;
+  /**
+   * content_hash of the rule's robots.txt; null when it carries none (nothing to load or parse).
+   * Domains with the same file share one parse (RobotsPolicy).
+   */
+  robotsTextHash: string | null;
   /** How the domain's pages are fetched (absent or null in the rule: render). */
   renderStrategy: RenderStrategy;
   /** The endpoint mapping of an api domain; null for a render domain. */
@@ -42,7 +46,8 @@ export class RuleBook {
       revisitIntervalSeconds: rule.revisit_interval_seconds ?? null,
       verifiedAt: rule.verified_at,
       isCrawlable: isCrawlableVerdict(rule.verdict),
-      hasRobotsText: rule.robots_txt !== null && rule.robots_txt !== '',
+      robotsTextHash:
+        rule.robots_txt === null || rule.robots_txt === '' ? null : contentHash(rule.robots_txt),
       // Rule intake admits api only with a usable endpoint; a v1 or pre-v2 rule has neither.
       renderStrategy: rule.render_strategy === 'api' && rule.api_endpoint ? 'api' : 'render',
       apiEndpoint: rule.render_strategy === 'api' ? (rule.api_endpoint ?? null) : null,

@@ -7,7 +7,6 @@ import { IncoherentRuleError } from './frontier-errors';
 import type { StoredDomainRule } from './frontier-documents';
 import type { FrontierTables } from './frontier-tables';
 import type { FrontierMutator } from './frontier-mutator';
-import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook } from './rule-book';
 import { msOfTimeText, timeTextOf } from './time-text';
 import type { DomainRule, RenderStrategy } from './wire-types';
@@ -30,7 +29,6 @@ export interface RuleIntakeDependencies {
   clock: Clock;
   tables: FrontierTables;
   rules: RuleBook;
-  robots: RobotsPolicy;
   book: DomainBook;
   reconciler: DomainReconciler;
   /** URLs the request itself moves on before answering; the rest continue in the background. */
@@ -52,7 +50,7 @@ export class RuleIntake {
   }
 
   async #store(ruleList: readonly DomainRule[]): Promise<RulesOutcome> {
-    const { clock, tables, rules, robots, book, reconciler } = this.dependencies;
+    const { clock, tables, rules, book, reconciler } = this.dependencies;
     const nowMs = clock.nowMs();
     const outcome: RulesOutcome = { accepted_count: 0, duplicate_count: 0, outdated_count: 0 };
     const accepted = new Map<string, StoredDomainRule>();
@@ -80,7 +78,6 @@ export class RuleIntake {
       if (renderStrategy !== previousStrategy) {
         this.dependencies.onRenderStrategyChanged?.(rule.domain, renderStrategy);
       }
-      robots.forget(rule.domain);
       const schedule = book.get(rule.domain);
       if (schedule !== undefined) book.touch(schedule);
       reconciler.enqueue(rule.domain);
