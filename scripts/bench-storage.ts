@@ -5,6 +5,9 @@
  * and through the raw backend, next to lmdb-js itself (its own MessagePack encoding) as the peer:
  * the keyspace handle's overhead over raw lmdb-js on get, measured alternately, must stay under 15 %.
  *
+ * Then, for information, what a commit of 1,000 random puts costs on LMDB in stores of 10k and 1M
+ * rows (BENCH_STORAGE_COMMIT_SIZES; empty: skip) — why the frontier slows down as it grows.
+ *
  *   npm run bench:storage            (BENCH_STORAGE_SECONDS=1.5 per measurement by default)
  *
  * Prints a table with the targets and a pass/fail per target; exits 1 when a target fails.
@@ -18,6 +21,10 @@ import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
 import { recordCodec } from '../services/common/storage/record-codec';
 import { openServiceKeyspace } from '../services/common/storage/service-keyspace';
+import {
+  formatRandomWriteCommits,
+  measureRandomWriteCommits,
+} from './bench-storage/random-write-commits';
 
 const SECONDS_PER_MEASUREMENT = Number(process.env.BENCH_STORAGE_SECONDS ?? '1.5');
 if (!(SECONDS_PER_MEASUREMENT > 0 && SECONDS_PER_MEASUREMENT <= 60)) {
@@ -525,6 +532,22 @@ async function main(): Promise<void> {
         `${Math.round(getOverhead.keyspaceOpsPerSecond).toLocaleString('en-US')}/s, lmdb-js ` +
         `${Math.round(getOverhead.lmdbJsOpsPerSecond).toLocaleString('en-US')}/s)`,
     );
+  }
+  const commitSizes = (process.env.BENCH_STORAGE_COMMIT_SIZES ?? '10000,1000000')
+    .split(',')
+    .filter((size) => size.trim() !== '')
+    .map(Number);
+  if (commitSizes.length > 0) {
+    const writesPerCommit = 1000;
+    const commits = await measureRandomWriteCommits({
+      sizes: commitSizes,
+      writesPerCommit,
+      onProgress: (message) => console.log(message),
+    });
+    console.log(
+      '\nLMDB random-write commits (information, no target: each random put dirties its own page once the store outgrows a commit)\n',
+    );
+    console.log(formatRandomWriteCommits(commits, writesPerCommit));
   }
   if (failed.length > 0 || tikvSkipReason !== undefined || !isOverheadMet) {
     process.exitCode = 1;
