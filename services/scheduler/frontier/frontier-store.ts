@@ -1,6 +1,5 @@
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
-import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
 import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
 import { isSamePlacement, placementOf, type IndexPlacement } from './index-placement';
@@ -8,6 +7,12 @@ import { KnownUrlSet } from './known-url-set';
 import type { LeaseBook } from './lease-book';
 import { leasedBy } from './url-task-transitions';
 import type { WriteBatch } from './write-batch';
+
+/**
+ * url_task keys read per step of loadKnownUrls: each step holds the event loop (LMDB reads do not
+ * yield), so it is kept to a few milliseconds; requests are served between steps.
+ */
+const KNOWN_URL_PAGE_SIZE = 2000;
 
 /** A URL the frontier holds, looked up without reading its document (see lookUpUrlTasks). */
 export const KNOWN_URL = 'known_url' as const;
@@ -133,7 +138,7 @@ export class FrontierStore {
       if (isStopping()) return undefined;
       const page = await this.dependencies.tables.urlTasks.scanKeys({
         after,
-        limit: MAX_SCAN_LIMIT,
+        limit: KNOWN_URL_PAGE_SIZE,
       });
       // A url_hash is lowercase hex, which primary-key encoding leaves as it is: no decoding.
       for (const key of page.keys) this.#knownUrls.add(key.encoded);
