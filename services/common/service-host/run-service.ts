@@ -136,7 +136,14 @@ export async function runService<Definitions extends SettingDefinitions>(
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      void shutdown(signal).then(() => process.exit(0));
+      void shutdown(signal).then(
+        () => process.exit(0),
+        // Said in the log, not left to Node's unhandled-rejection report on stderr.
+        (error: unknown) => {
+          logger.error({ err: error, reason: signal }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
     });
   }
   return { url, server, shutdown };
