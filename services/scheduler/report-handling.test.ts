@@ -263,5 +263,7 @@ describe('POST /v1/report', () => {
     expect(inFlight).toBe(releasedCount);
     const metrics = await (await fetch(`${scheduler.url}/metrics`)).text();
     expect(metrics).toMatch(/^scheduler_negative_count_prevented_total 0$/m);
+    // The known-url set was read in after start-up (link presence from memory): its size is shown.
+    expect(Number(/^scheduler_known_url_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
   });
 });

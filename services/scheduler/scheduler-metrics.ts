@@ -12,6 +12,8 @@ export interface FrontierGaugeSources {
   unhealthyDomainCount(): number;
   mutationQueueDepth(): number;
   parkedLeaseCount(): number;
+  /** Memory of the in-memory url_hash set; 0 until it is complete (presence read from storage). */
+  knownUrlByteCount(): number;
 }
 
 /**
@@ -110,6 +112,11 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       'scheduler_parked_lease_count',
       'Lease calls held by long polling (wait_ms) until work is due.',
       () => sources.parkedLeaseCount(),
+    );
+    gauge(
+      'scheduler_known_url_bytes',
+      'Memory of the in-memory set of known url_hashes (link de-duplication); 0 while it is still read from url_task after start-up.',
+      () => sources.knownUrlByteCount(),
     );
     new Gauge({
       name: 'scheduler_frontier_url_count',

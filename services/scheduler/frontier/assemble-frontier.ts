@@ -108,6 +108,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     unhealthyDomainCount: () => health.unhealthyDomains().size,
     mutationQueueDepth: () => mutator.waitingCount,
     parkedLeaseCount: () => waiters.parkedCount,
+    knownUrlByteCount: (): number => (store.knownUrls.isComplete ? store.knownUrls.byteCount : 0),
   });
   const book = new DomainBook({
     rules,
