@@ -17,6 +17,31 @@ describe('LeaseIssuer', () => {
 
   afterEach(() => frontier.dispose());
 
+  it('reads the queue heads of a lease’s domains together (one round of storage reads, not one per domain)', async () => {
+    frontier = await openTestFrontier();
+    const domains = Array.from({ length: 12 }, (_, index) => `d${index}.example`);
+    await seedTestFrontier(frontier.parts, domains, 2);
+    const { tables, store } = frontier.parts;
+    // Every queue read takes a turn of the event loop, as a network round trip would.
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const scanKeys = tables.dueIndex.scanKeys.bind(tables.dueIndex);
+    jest.spyOn(tables.dueIndex, 'scanKeys').mockImplementation(async (options) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      return scanKeys(options);
+    });
+    const readUrlTasks = jest.spyOn(store, 'readUrlTasks');
+
+    const lease = await leaseFrom(frontier.parts, { taskCount: 12 });
+    expect(new Set(lease.task_list.map((task) => task.domain))).toEqual(new Set(domains));
+    expect(mostInFlight).toBe(12);
+    // The twelve head documents in one read.
+    expect(readUrlTasks.mock.calls.map(([hashes]) => hashes.length)).toEqual([12]);
+  });
+
   it('writes the lease record and nothing else: url_task and the due entries stay as they were', async () => {
     frontier = await openTestFrontier({ settings: { domainInFlightCap: 10 } });
     await seedTestFrontier(frontier.parts, ['news.example'], 2);
