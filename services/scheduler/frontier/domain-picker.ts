@@ -107,7 +107,7 @@ export class DomainPicker {
         const heads = await this.#prefetchHeads(batch, lastTakenKeys);
         for (let index = 0; index < batch.length; index += 1) {
           const { schedule, rule } = batch[index];
-          // Read ahead but not needed (the lease is full): back in the queue, unchanged.
+          // Once the lease is full, the rest of the batch goes back into the queue unchanged.
           if (!isDone()) {
             const taken = await this.#takeHead(
               schedule,
