@@ -149,6 +149,20 @@ describe('PagePoolSizer', () => {
     sizer.stop();
   });
 
+  test("never shows the pool's own CPU share above the machine's (readings a moment apart)", async () => {
+    const pool = new FakePool(2);
+    const machine = new FakeMachine();
+    const { sizer } = startSizer(pool, machine, { value: 16 });
+    machine.cpu = 0.272;
+    machine.tree = 0.277; // the tree read a tick later than the machine
+    await jest.advanceTimersByTimeAsync(3000);
+    expect(sizer.status().lastWindow).toMatchObject({
+      machineCpuBusyRatio: expect.closeTo(0.272, 3),
+      treeCpuRatio: expect.closeTo(0.272, 3),
+    });
+    sizer.stop();
+  });
+
   test('shrinks under memory pressure and at once when the brake is lowered', async () => {
     const pool = new FakePool(8);
     const machine = new FakeMachine();

@@ -189,11 +189,17 @@ export class PagePoolSizer {
         ? undefined
         : (end.cpuStallMicroseconds - start.cpuStallMicroseconds) / 1e6 / wallSeconds;
     const clampRatio = (value: number) => Math.max(0, Math.min(1, value));
+    const machineCpuBusyRatio = clampRatio(
+      (end.machineBusySeconds - start.machineBusySeconds) / machineSeconds,
+    );
     return {
-      machineCpuBusyRatio: clampRatio(
-        (end.machineBusySeconds - start.machineBusySeconds) / machineSeconds,
+      machineCpuBusyRatio,
+      // The tree is part of the machine. Its processes and the machine are read a moment apart,
+      // in whole clock ticks, so its share can come out a hair above the machine's: cap it there.
+      treeCpuRatio: Math.min(
+        machineCpuBusyRatio,
+        clampRatio((end.treeCpuSeconds - start.treeCpuSeconds) / machineSeconds),
       ),
-      treeCpuRatio: clampRatio((end.treeCpuSeconds - start.treeCpuSeconds) / machineSeconds),
       cpuStallRatio: stall === undefined ? undefined : clampRatio(stall),
       memoryAvailableBytes: end.memory.availableBytes,
       memoryTotalBytes: end.memory.totalBytes,
