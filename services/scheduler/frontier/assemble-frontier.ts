@@ -108,7 +108,10 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     unhealthyDomainCount: () => health.unhealthyDomains().size,
     mutationQueueDepth: () => mutator.waitingCount,
     parkedLeaseCount: () => waiters.parkedCount,
-    knownUrlByteCount: (): number => (store.knownUrls.isComplete ? store.knownUrls.byteCount : 0),
+    knownUrlByteCount: (): number => {
+      const { isComplete, byteCount } = store.knownUrls;
+      return isComplete ? byteCount : 0;
+    },
   });
   const book = new DomainBook({
     rules,

@@ -50,9 +50,9 @@ interface QueuePage {
   hasMore: boolean;
 }
 
-/** A domain's head as read ahead for a batch: its first queue page and documents of its keys. */
-interface PrefetchedHead {
-  page: QueuePage;
+/** A batch's heads as read ahead: each domain's first queue page, and the head documents by hash. */
+interface PrefetchedHeads {
+  pages: QueuePage[];
   tasks: ReadonlyMap<string, UrlTaskDocument | undefined>;
 }
 
@@ -116,7 +116,8 @@ export class DomainPicker {
               outcome,
               nowMs,
               budget,
-              heads[index],
+              heads.pages[index],
+              heads.tasks,
             );
             if (taken !== undefined && 'resumeAfter' in taken) {
               // Gave up on a run of entries it could not hand out: look further along next time.
@@ -172,7 +173,7 @@ export class DomainPicker {
   async #prefetchHeads(
     batch: ReadonlyArray<{ schedule: DomainSchedule }>,
     lastTakenKeys: ReadonlyMap<DomainSchedule, PrimaryKey>,
-  ): Promise<PrefetchedHead[]> {
+  ): Promise<PrefetchedHeads> {
     const pages = await Promise.all(
       batch.map(({ schedule }) =>
         this.#queuePage(schedule.domain, lastTakenKeys.get(schedule), SCAN_PAGE_SIZE),
@@ -184,8 +185,10 @@ export class DomainPicker {
       return free === undefined ? [] : [urlHashOfDueKey(free)];
     });
     const documents = await store.readUrlTasks(headHashes);
-    const tasks = new Map(headHashes.map((urlHash, index) => [urlHash, documents[index]]));
-    return pages.map((page) => ({ page, tasks }));
+    return {
+      pages,
+      tasks: new Map(headHashes.map((urlHash, index) => [urlHash, documents[index]])),
+    };
   }
 
   /** Ends a lease (committed or not): picked tasks now count through their url_task state. */
@@ -201,11 +204,12 @@ export class DomainPicker {
     outcome: PickOutcome,
     nowMs: number,
     budget: { remainingCount: number },
-    prefetched: PrefetchedHead,
+    firstPage: QueuePage,
+    readTasks: ReadonlyMap<string, UrlTaskDocument | undefined>,
   ): Promise<{ task: UrlTaskDocument; key: PrimaryKey } | { resumeAfter: PrimaryKey } | undefined> {
     let after = takenBefore;
     let examinedCount = 0;
-    let readAhead: QueuePage | undefined = prefetched.page;
+    let readAhead: QueuePage | undefined = firstPage;
     while (examinedCount < MAX_ENTRIES_PER_TAKE && budget.remainingCount > 0) {
       const page = readAhead ?? (await this.#queuePage(schedule.domain, after, SCAN_PAGE_SIZE));
       readAhead = undefined;
@@ -220,8 +224,8 @@ export class DomainPicker {
         }
         // Usually read ahead with the batch; otherwise one document at a time (the first entry is
         // usually valid, and the next is only a head).
-        const task = prefetched.tasks.has(urlHash)
-          ? prefetched.tasks.get(urlHash)
+        const task = readTasks.has(urlHash)
+          ? readTasks.get(urlHash)
           : (await this.dependencies.store.readUrlTasks([urlHash]))[0];
         const placement = task === undefined ? undefined : placementOf(task);
         if (task === undefined || placement?.indexName !== 'due' || !placement.key.equals(key)) {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
 import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
@@ -146,7 +147,7 @@ export class FrontierStore {
       if (page.nextAfter === null) break;
       after = page.nextAfter;
       // LMDB reads resolve without yielding: give waiting requests their turn between pages.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await setImmediate();
     }
     this.#isKnownUrlSetComplete = true;
     return readCount;
