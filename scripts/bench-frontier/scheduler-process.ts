@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   startServiceProcess,
   type StartedServiceProcess,
@@ -58,6 +59,6 @@ export async function waitForKnownUrls(
     );
     if (loaded !== undefined) return Number(loaded.elapsed_ms) / 1000;
     if (performance.now() > deadline) return Number.NaN;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await delay(50);
   }
 }
