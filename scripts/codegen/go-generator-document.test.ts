@@ -1,4 +1,4 @@
-import { goGeneratorDocument } from './go-generator-document';
+import { goGeneratorDocument, typesEmitterDocument } from './go-generator-document';
 
 describe('goGeneratorDocument', () => {
   test('drops variants beside properties, keeps nullable references and leaves the input alone', () => {
@@ -18,6 +18,7 @@ describe('goGeneratorDocument', () => {
               reason: nullableReference,
             },
             oneOf: [{ title: 'decided' }, { title: 'undetermined' }],
+            anyOf: [{ title: 'rendered' }, { title: 'api' }],
           },
           Verdict: { type: 'string', enum: ['csr', 'unknown'] },
           Either: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
@@ -29,5 +30,26 @@ describe('goGeneratorDocument', () => {
     expect(result.components.schemas.DomainRule.properties.reason).toEqual(nullableReference);
     expect(result.components.schemas.Either).toEqual(document.components.schemas.Either);
     expect(document.components.schemas.DomainRule).toHaveProperty('oneOf');
+    expect(document.components.schemas.DomainRule).toHaveProperty('anyOf');
+  });
+
+  test('for openapi-typescript, only the anyOf beside properties goes', () => {
+    const document = {
+      components: {
+        schemas: {
+          DomainRule: {
+            type: 'object',
+            properties: { verdict: { type: 'string' } },
+            oneOf: [{ title: 'decided' }, { title: 'undetermined' }],
+            anyOf: [{ title: 'rendered' }, { title: 'api' }],
+          },
+          Either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        },
+      },
+    };
+    const result = typesEmitterDocument(document) as typeof document;
+    expect(result.components.schemas.DomainRule).not.toHaveProperty('anyOf');
+    expect(result.components.schemas.DomainRule.oneOf).toHaveLength(2);
+    expect(result.components.schemas.Either).toEqual(document.components.schemas.Either);
   });
 });

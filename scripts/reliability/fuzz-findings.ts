@@ -108,6 +108,9 @@ function documentedRefusalOf(
   // CONTRACT.md §四: a hint's URLs must be crawlable http(s) URLs on its domain, the endpoint on
   // the page's origin, and the matched count at most the text count — relations between fields.
   if (/^hint_list\[\d+\]: /.test(message)) return 'API endpoint hint not coherent';
+  // CONTRACT.md DomainRule: an api_endpoint's pattern must compile and its template name only the
+  // pattern's groups — a regular expression's meaning, which no schema states.
+  if (/^rule_list\[\d+\]: api_endpoint: /.test(message)) return 'api_endpoint mapping not coherent';
   const url = typeof requestBody.url === 'string' ? requestBody.url : '';
   const host = /^[a-z]+:\/\/([^/?#:]*)/i.exec(url)?.[1] ?? '';
   if (message.startsWith('url:') && host.replace(/\.$/, '').length > 253) {

@@ -58,12 +58,13 @@ describe('render_strategy and api_endpoint (contract v2)', () => {
       [
         'api with api_endpoint null',
         { render_strategy: 'api', api_endpoint: null },
-        /render_strategy api requires api_endpoint/,
+        // The schema's render_strategy ↔ api_endpoint pairing refuses it before the intake does.
+        /rule_list\[1\]\.api_endpoint: must be object/,
       ],
       [
         'api without api_endpoint',
         { render_strategy: 'api' },
-        /render_strategy api requires api_endpoint/,
+        /rule_list\[1\]: missing required field api_endpoint/,
       ],
       [
         'api with a pattern that does not compile',
@@ -94,12 +95,12 @@ describe('render_strategy and api_endpoint (contract v2)', () => {
       [
         'render with an api_endpoint',
         { render_strategy: 'render', api_endpoint: APP_ENDPOINT },
-        /api_endpoint must be null unless render_strategy is api/,
+        /rule_list\[1\]\.api_endpoint: must be null/,
       ],
       [
         'no render_strategy with an api_endpoint',
         { api_endpoint: APP_ENDPOINT },
-        /api_endpoint must be null unless render_strategy is api/,
+        /rule_list\[1\]\.api_endpoint: must be null/,
       ],
       [
         'an api_endpoint missing a field (the schema)',
