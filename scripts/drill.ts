@@ -263,6 +263,7 @@ async function main(): Promise<number> {
     const figures: DrillFigures = {
       urlTotal: seedUrls.length,
       stateCounts: outcome.stateCounts,
+      failedReasonCounts: outcome.failedReasonCounts,
       lostUrls: outcome.lostUrls,
       duplicateFetchCount: duplicateFetchCountOf(demo.accessLog, seedUrls),
       counterInconsistencies,

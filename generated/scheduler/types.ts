@@ -659,6 +659,11 @@ export interface components {
       /** @description Failed fetches in a row. */
       attempt_count: number;
       fail_reason: components['schemas']['FailReason'] | (never | null);
+      /**
+       * @description Why the URL is failed (parked) — fail_reason alone cannot say it when no fetch ever answered (leases that kept expiring). Null unless url_state is failed. Added after v2: absent from an older scheduler.
+       * @enum {string|null}
+       */
+      park_reason?: 'attempts_exhausted' | 'lease_expiries_exhausted' | 'robots_disallowed' | null;
       /** @description The last stored web page object (GET /v1/objects/{object_id} on the downloader). */
       object_id: string | null;
       etag: string | null;

@@ -13,6 +13,8 @@ import type { OriginAccessLog, OriginAccessLogEntry } from '../demo-site/origin-
 /** Where every seeded URL ended: by url_state, and those the frontier lost or never finished. */
 export interface UrlOutcome {
   readonly stateCounts: Map<string, number>;
+  /** Failed URLs by why: park_reason, with the last fetch's fail_reason when there was one. */
+  readonly failedReasonCounts: Map<string, number>;
   /** Not in the frontier any more, or not final (done, failed) when the drill ended. */
   readonly lostUrls: string[];
 }
@@ -24,18 +26,25 @@ export async function urlOutcomeOf(
   urls: readonly string[],
 ): Promise<UrlOutcome> {
   const stateCounts = new Map<string, number>();
+  const failedReasonCounts = new Map<string, number>();
   const lostUrls: string[] = [];
+  const bump = (counts: Map<string, number>, key: string) =>
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const url of urls) {
     try {
       const view = await scheduler.getUrlTask({ url_hash: urlHash(url) });
-      stateCounts.set(view.url_state, (stateCounts.get(view.url_state) ?? 0) + 1);
+      bump(stateCounts, view.url_state);
+      if (view.url_state === 'failed') {
+        const reason = view.park_reason ?? 'no park_reason';
+        bump(failedReasonCounts, view.fail_reason ? `${reason} (${view.fail_reason})` : reason);
+      }
       if (!FINAL_STATES.has(view.url_state)) lostUrls.push(`${url} (${view.url_state})`);
     } catch (error) {
       if (!(error instanceof ContractHttpError) || error.status !== 404) throw error;
       lostUrls.push(`${url} (not in the frontier)`);
     }
   }
-  return { stateCounts, lostUrls };
+  return { stateCounts, failedReasonCounts, lostUrls };
 }
 
 /**

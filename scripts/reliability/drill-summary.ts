@@ -4,6 +4,7 @@ import type { SpacingViolation } from './drill-measurements';
 export interface DrillFigures {
   readonly urlTotal: number;
   readonly stateCounts: ReadonlyMap<string, number>;
+  readonly failedReasonCounts: ReadonlyMap<string, number>;
   readonly lostUrls: readonly string[];
   readonly duplicateFetchCount: number;
   readonly counterInconsistencies: readonly string[];
@@ -41,7 +42,16 @@ export function printDrillSummary(figures: DrillFigures): boolean {
   const tightestGap = Math.min(...figures.spacingViolations.map((violation) => violation.gapMs));
   console.log('');
   console.log(row('URLs total', figures.urlTotal));
-  console.log(row('URLs final', done + failed, `done ${done}, failed ${failed}`));
+  const failedReasons = [...figures.failedReasonCounts]
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
+  console.log(
+    row(
+      'URLs final',
+      done + failed,
+      `done ${done}, failed ${failed}${failed > 0 ? ` (${failedReasons})` : ''}`,
+    ),
+  );
   console.log(row('URLs lost', figures.lostUrls.length));
   console.log(
     row('duplicate origin fetches', figures.duplicateFetchCount, 'page fetches beyond the first'),

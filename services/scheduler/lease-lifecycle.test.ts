@@ -1,4 +1,5 @@
 import { ContractHttpError } from '../common/contract-runtime/client-errors';
+import { urlHash } from '../common/url';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { inFlightByDomain, reportAllDone, seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
@@ -283,6 +284,33 @@ describe('leases over HTTP', () => {
     expect(Date.now() - startedAt).toBeLessThan(5000);
     expect(lease.task_list.map((task) => task.url)).toEqual(['https://walled.example/public']);
     expect(await urlCounts(client)).toMatchObject({ failed: 300, leased: 1 });
+    expect(
+      await client.getUrlTask({ url_hash: urlHash('https://walled.example/private/7') }),
+    ).toMatchObject({ url_state: 'failed', fail_reason: null, park_reason: 'robots_disallowed' });
+  });
+
+  it('parks a URL whose leases keep expiring, and the operator view says why', async () => {
+    // No fetch ever answered for it, so fail_reason is null: park_reason is the only explanation.
+    const { client } = scheduler;
+    await client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await client.submitSeeds({ seed_list: seedUrls(['news.example'], 1) });
+    const [url] = seedUrls(['news.example'], 1).map((seed) => seed.url);
+    const expiryLimit = 3; // the default --max-lease-expiry-count
+    for (let expiry = 0; expiry < expiryLimit; expiry += 1) {
+      const lease = await client.leaseTasks({ worker_id: 'w1', lease_ttl_seconds: 10 });
+      expect(lease.task_list.map((task) => task.url)).toEqual([url]);
+      expect(await client.getUrlTask({ url_hash: urlHash(url) })).toMatchObject({
+        url_state: 'leased',
+        park_reason: null,
+      });
+      clock.advance(11_000);
+    }
+    expect((await client.leaseTasks({ worker_id: 'w1' })).task_list).toEqual([]);
+    expect(await client.getUrlTask({ url_hash: urlHash(url) })).toMatchObject({
+      url_state: 'failed',
+      fail_reason: null,
+      park_reason: 'lease_expiries_exhausted',
+    });
   });
 
   it('shows no expired lease as live after a restart: it is reclaimed before the first answer', async () => {

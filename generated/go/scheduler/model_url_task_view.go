@@ -34,6 +34,8 @@ type UrlTaskView struct {
 	// Failed fetches in a row.
 	AttemptCount int64              `json:"attempt_count"`
 	FailReason   NullableFailReason `json:"fail_reason"`
+	// Why the URL is failed (parked) — fail_reason alone cannot say it when no fetch ever answered (leases that kept expiring). Null unless url_state is failed. Added after v2: absent from an older scheduler.
+	ParkReason NullableString `json:"park_reason,omitempty"`
 	// The last stored web page object (GET /v1/objects/{object_id} on the downloader).
 	ObjectId       NullableString `json:"object_id" validate:"regexp=^[0-9a-f]{32}$"`
 	Etag           NullableString `json:"etag"`
@@ -297,6 +299,49 @@ func (o *UrlTaskView) SetFailReason(v FailReason) {
 	o.FailReason.Set(&v)
 }
 
+// GetParkReason returns the ParkReason field value if set, zero value otherwise (both if not set or set to explicit null).
+func (o *UrlTaskView) GetParkReason() string {
+	if o == nil || IsNil(o.ParkReason.Get()) {
+		var ret string
+		return ret
+	}
+	return *o.ParkReason.Get()
+}
+
+// GetParkReasonOk returns a tuple with the ParkReason field value if set, nil otherwise
+// and a boolean to check if the value has been set.
+// NOTE: If the value is an explicit nil, `nil, true` will be returned
+func (o *UrlTaskView) GetParkReasonOk() (*string, bool) {
+	if o == nil {
+		return nil, false
+	}
+	return o.ParkReason.Get(), o.ParkReason.IsSet()
+}
+
+// HasParkReason returns a boolean if a field has been set.
+func (o *UrlTaskView) HasParkReason() bool {
+	if o != nil && o.ParkReason.IsSet() {
+		return true
+	}
+
+	return false
+}
+
+// SetParkReason gets a reference to the given NullableString and assigns it to the ParkReason field.
+func (o *UrlTaskView) SetParkReason(v string) {
+	o.ParkReason.Set(&v)
+}
+
+// SetParkReasonNil sets the value for ParkReason to be an explicit nil
+func (o *UrlTaskView) SetParkReasonNil() {
+	o.ParkReason.Set(nil)
+}
+
+// UnsetParkReason ensures that no value is present for ParkReason, not even an explicit nil
+func (o *UrlTaskView) UnsetParkReason() {
+	o.ParkReason.Unset()
+}
+
 // GetObjectId returns the ObjectId field value
 // If the value is explicit nil, the zero value for string will be returned
 func (o *UrlTaskView) GetObjectId() string {
@@ -420,6 +465,9 @@ func (o UrlTaskView) ToMap() (map[string]interface{}, error) {
 	toSerialize["lease_id"] = o.LeaseId.Get()
 	toSerialize["attempt_count"] = o.AttemptCount
 	toSerialize["fail_reason"] = o.FailReason.Get()
+	if o.ParkReason.IsSet() {
+		toSerialize["park_reason"] = o.ParkReason.Get()
+	}
 	toSerialize["object_id"] = o.ObjectId.Get()
 	toSerialize["etag"] = o.Etag.Get()
 	toSerialize["last_modified_at"] = o.LastModifiedAt.Get()
@@ -488,6 +536,7 @@ func (o *UrlTaskView) UnmarshalJSON(data []byte) (err error) {
 		delete(additionalProperties, "lease_id")
 		delete(additionalProperties, "attempt_count")
 		delete(additionalProperties, "fail_reason")
+		delete(additionalProperties, "park_reason")
 		delete(additionalProperties, "object_id")
 		delete(additionalProperties, "etag")
 		delete(additionalProperties, "last_modified_at")

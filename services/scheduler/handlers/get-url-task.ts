@@ -22,6 +22,7 @@ export function createGetUrlTaskHandler(
       lease_id: leaseId,
       attempt_count: task.attempt_count,
       fail_reason: task.fail_reason,
+      park_reason: task.url_state === 'failed' ? task.park_reason : null,
       object_id: task.object_id,
       etag: task.etag,
       last_modified_at: task.last_modified_at,
