@@ -118,3 +118,28 @@ test('rejects keys LMDB cannot store, before writing anything', async () => {
     await backend.close();
   }
 });
+
+test('write metrics, when tracked, count transactions, pages and time until the sync', async () => {
+  const untracked = await LmdbBackend.open(directory, NO_BACKGROUND_SWEEP);
+  expect(untracked.writeMetrics()).toBeUndefined();
+  await untracked.close();
+
+  const backend = await LmdbBackend.open(directory, { ...NO_BACKGROUND_SWEEP, trackMetrics: true });
+  try {
+    const before = backend.writeMetrics();
+    await backend.putMany(rows(50));
+    await backend.putMany(rows(50).map((row) => ({ ...row, value: Buffer.from('changed') })));
+    await backend.flushed();
+    const after = backend.writeMetrics();
+    expect(before).toBeDefined();
+    expect(after).toBeDefined();
+    if (before === undefined || after === undefined) return;
+    expect(after.transactionCount - before.transactionCount).toBeGreaterThanOrEqual(2);
+    expect(after.pagesWritten).toBeGreaterThan(before.pagesWritten);
+    expect(after.secondsInTransactions).toBeGreaterThan(before.secondsInTransactions);
+    // Overlapping sync (the default) makes every committed transaction durable afterwards.
+    expect(after.secondsSyncing).toBeGreaterThan(before.secondsSyncing);
+  } finally {
+    await backend.close();
+  }
+});
