@@ -188,15 +188,18 @@ describe('PagePoolSizer', () => {
 });
 
 describe('procLoadReader', () => {
-  test("counts the CPU of this process's children, reaped ones included", async () => {
+  test("counts the CPU of this process's children, exited ones included", async () => {
     const read = procLoadReader();
     const before = read({ withPss: true });
-    // A child that burns 0.3 s of CPU however busy the machine is, then exits (and is reaped).
+    // A child that burns 0.3 s of CPU however busy the machine is, says so, idles a moment (a
+    // reading sees it) and exits. What a process uses after its last reading is not counted
+    // (ProcessTreeCpuCounter); its time up to that reading is, after it is gone too.
     const child = spawn(process.execPath, [
       '-e',
-      'while (process.cpuUsage().user + process.cpuUsage().system < 300000);',
+      'while (process.cpuUsage().user + process.cpuUsage().system < 300000);' +
+        "process.stdout.write('burned'); setTimeout(() => {}, 200);",
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
     const during = read({ withPss: false });
     await new Promise((resolve) => child.once('exit', resolve));
     const after = read({ withPss: false });

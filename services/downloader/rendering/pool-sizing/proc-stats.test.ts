@@ -25,6 +25,28 @@ describe('ProcessTreeCpuCounter', () => {
     const counter = new ProcessTreeCpuCounter();
     expect(counter.update([entry(1, 0, 100), entry(2, 1, 300)])).toBe(4);
     // The browser (2) exited and Node (1) reaped it: 310 ticks moved into Node's children counter.
-    expect(counter.update([entry(1, 0, 105, 310)])).toBeCloseTo(4.15);
+    // Its last reading (300) counts once; the 10 ticks after it are the bounded loss.
+    expect(counter.update([entry(1, 0, 105, 310)])).toBeCloseTo(4.05);
+  });
+
+  test('does not count twice a renderer re-parented to a reaper in the tree (PID namespace)', () => {
+    const counter = new ProcessTreeCpuCounter();
+    // Node (1) → unshare (2) → Chromium (3, init of the namespace) → zygote helper (4) → renderer (5).
+    const before = [entry(1, 0, 100), entry(2, 1, 1), entry(3, 2, 50), entry(4, 3, 5)];
+    expect(counter.update([...before, entry(5, 4, 200)])).toBeCloseTo(3.56);
+    // The helper exited, the renderer was re-parented to Chromium, then exited and was reaped by it
+    // with accounting: Chromium's children counter grew by the renderer's 220 ticks.
+    expect(counter.update([entry(1, 0, 100), entry(2, 1, 1), entry(3, 2, 60, 225)])).toBeCloseTo(
+      3.66,
+    );
+  });
+
+  test('does not count twice a retired browser generation reaped through unshare by Node', () => {
+    const counter = new ProcessTreeCpuCounter();
+    expect(
+      counter.update([entry(1, 0, 100), entry(2, 1, 1), entry(3, 2, 400), entry(4, 3, 300)]),
+    ).toBeCloseTo(8.01);
+    // The whole generation is gone; Node's children counter now carries all of it (701 ticks).
+    expect(counter.update([entry(1, 0, 110, 701), entry(6, 1, 1)])).toBeCloseTo(8.12);
   });
 });

@@ -147,49 +147,34 @@ export function listProcessTree(rootPid: number): ProcessEntry[] {
 }
 
 /**
- * CPU time a process tree has used, processes that exited included. Summing the live processes'
- * counters (own + reaped children's) loses a process's CPU when it exits unless its parent reaps
- * it with accounting: Chromium's zygote reaps renderers without (its children's times never reach
- * its counters), and renderers come and go with cross-site navigations — their CPU went missing.
- * So when a process is gone, its last reading is kept unless its parent's reaped-children counter
- * grew by as much (then the parent's counter carries it already). Only what an unaccounted process
- * used after its last reading (at most one sampling interval) is missed.
+ * CPU time a process tree has used, processes that exited included: every process's own time
+ * (utime + stime), a live one at its current reading and an exited one at its last.
+ *
+ * The reaped-children counters (cutime + cstime) are not used: which process reaps which is not
+ * the tree's shape. Chromium's zygote reaps renderers without accounting (their time reaches no
+ * counter), while under the browser containment (a PID namespace) an orphaned renderer is
+ * re-parented to Chromium, which reaps it with accounting, and a retired browser's whole subtree
+ * lands in the reaped counter of `unshare`, then of Node — after the subtree's processes had
+ * already been read one by one. Adding those counters counted that time twice (the tree came out
+ * above the whole machine's busy time). What is missed instead is bounded: the CPU a process used
+ * after its last reading (one sampling interval at most) and processes that lived only between two
+ * readings.
  */
 export class ProcessTreeCpuCounter {
-  private previous = new Map<string, ProcessEntry>();
-  private unaccountedTicks = 0;
+  private live = new Map<string, number>();
+  private exitedTicks = 0;
 
   /** Takes a fresh listing of the tree; answers its CPU seconds so far. */
   update(tree: readonly ProcessEntry[]): number {
-    const keyOf = (entry: ProcessEntry) => `${entry.pid}/${entry.startTime}`;
-    const current = new Map(tree.map((entry) => [keyOf(entry), entry]));
-    const exitedByParent = new Map<number, ProcessEntry[]>();
-    for (const [key, entry] of this.previous) {
-      if (current.has(key)) continue;
-      exitedByParent.set(entry.parentPid, [...(exitedByParent.get(entry.parentPid) ?? []), entry]);
+    const current = new Map(
+      tree.map((entry) => [`${entry.pid}/${entry.startTime}`, entry.ownCpuTicks]),
+    );
+    for (const [key, lastTicks] of this.live) {
+      if (!current.has(key)) this.exitedTicks += lastTicks;
     }
-    const previousByPid = new Map([...this.previous.values()].map((entry) => [entry.pid, entry]));
-    const currentByPid = new Map(tree.map((entry) => [entry.pid, entry]));
-    for (const [parentPid, exited] of exitedByParent) {
-      const exitedTicks = exited.reduce((sum, entry) => sum + entry.cpuTicks, 0);
-      const parentBefore = previousByPid.get(parentPid);
-      const parentNow = currentByPid.get(parentPid);
-      const absorbedTicks =
-        parentBefore !== undefined &&
-        parentNow !== undefined &&
-        parentBefore.startTime === parentNow.startTime
-          ? Math.max(
-              0,
-              parentNow.cpuTicks -
-                parentNow.ownCpuTicks -
-                parentBefore.cpuTicks +
-                parentBefore.ownCpuTicks,
-            )
-          : 0;
-      this.unaccountedTicks += Math.max(0, exitedTicks - absorbedTicks);
-    }
-    this.previous = current;
-    const liveTicks = tree.reduce((sum, entry) => sum + entry.cpuTicks, 0);
-    return (this.unaccountedTicks + liveTicks) / TICKS_PER_SECOND;
+    this.live = current;
+    let liveTicks = 0;
+    for (const ticks of current.values()) liveTicks += ticks;
+    return (this.exitedTicks + liveTicks) / TICKS_PER_SECOND;
   }
 }
