@@ -1,14 +1,16 @@
 import { ProcessTreeCpuCounter, type ProcessEntry } from './proc-stats';
 
-/** A process with `own` ticks of its own and `reaped` ticks of children it waited for. */
-function entry(pid: number, parentPid: number, own: number, reaped = 0): ProcessEntry {
+/**
+ * A process with `own` ticks of its own. `reaped` — ticks of children it waited for, which /proc
+ * adds to its cutime — is written in the scenarios below but never read: the counter ignores it.
+ */
+function entry(pid: number, parentPid: number, own: number, _reaped = 0): ProcessEntry {
   return {
     pid,
     parentPid,
     state: 'S',
     startTime: String(1000 + pid),
     rssBytes: 0,
-    cpuTicks: own + reaped,
     ownCpuTicks: own,
   };
 }

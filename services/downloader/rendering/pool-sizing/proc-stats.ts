@@ -15,8 +15,6 @@ export interface ProcessEntry {
   /** Clock ticks since boot: tells a process from a later one that got its pid. */
   readonly startTime: string;
   readonly rssBytes: number;
-  /** utime + stime + cutime + cstime, in clock ticks (reaped children included). */
-  readonly cpuTicks: number;
   /** utime + stime: this process's own CPU, in clock ticks. */
   readonly ownCpuTicks: number;
 }
@@ -36,7 +34,6 @@ export function readProcessEntry(pid: number): ProcessEntry | undefined {
       state: fields[0],
       startTime: fields[19],
       rssBytes: Number(fields[21]) * PAGE_SIZE_BYTES,
-      cpuTicks: fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0),
       ownCpuTicks: Number(fields[11]) + Number(fields[12]),
     };
   } catch {
