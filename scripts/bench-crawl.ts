@@ -1,11 +1,13 @@
 /**
  * `npm run bench:crawl` — does the scheduler ↔ downloader loop keep the page pool busy within the
  * rules? A real scheduler and a real downloader process (lease loop on, self-sizing pool) crawl
- * the bench site's item pages served on the demo site's hosts (127.0.0.2–4), each page linking
- * to the next items on the other hosts, so the frontier never runs dry. Per scenario (one
+ * the bench site's item pages served on the demo site's hosts (127.0.0.2–4), seeded as wide as
+ * the run can use at the allowed rate (each page also links to the next items on the other hosts). Per scenario (one
  * min_interval_ms for every host) it prints the pages/s the origins saw — robots.txt and
  * documents, by their own access log — as a fraction of what the rules allow (hosts ×
- * 1000 / min_interval_ms), the pool's use, and the spacing violations (must be 0).
+ * 1000 / min_interval_ms), the pool's use, how often the hosts sat at the scheduler's per-domain
+ * in-flight cap (the other rule: at the cap, a host waits for a report however far its interval
+ * allows), and the spacing violations (must be 0).
  *
  * Target: ≥ 0.8 of the allowed rate when rendering is not the bottleneck. A scenario whose pool
  * stayed full (rendering-bound) is reported, not judged.
@@ -32,7 +34,11 @@ import {
   integerFrom,
   integerListFrom,
 } from './bench-render/command-line';
-import { findSpacingViolations, isInitiatedRequest } from './bench-render/origin-traffic';
+import {
+  findSpacingViolations,
+  initiatedRequestGaps,
+  isInitiatedRequest,
+} from './bench-render/origin-traffic';
 import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
 import { removeWorkDirectory } from '../services/common/testing/work-directory';
 
@@ -41,6 +47,14 @@ const PAGE_COUNT = 4000;
 /** Pool use at or above this: rendering, not the rules, was the bottleneck. */
 const RENDERING_BOUND_RATIO = 0.9;
 const TARGET_FRACTION = 0.8;
+/** POST /v1/seeds takes at most this many URLs (CONTRACT.md). */
+const MAX_SEEDS_PER_REQUEST = 1000;
+/**
+ * The scheduler's per-domain in-flight cap, set here rather than left to its default so the
+ * figure below names the rule the run had: a host sitting at it cannot be leased more, however
+ * far its interval allows.
+ */
+const DOMAIN_IN_FLIGHT_CAP = 2;
 
 interface CrawlOptions {
   minIntervalMs: number[];
@@ -70,6 +84,10 @@ interface ScenarioResult {
   readonly pagesPerSecond: number;
   readonly meanBusyRatio: number;
   readonly poolSizes: readonly number[];
+  /** Share of the per-second samples, over all hosts, with a host at the in-flight cap. */
+  readonly atInFlightCapRatio: number;
+  /** Gaps between a host's consecutive requests in the measured window, ms: p10, p50, p90. */
+  readonly gapPercentilesMs: readonly [number, number, number];
   readonly spacingViolationCount: number;
   readonly leaseCallSummary: string;
 }
@@ -99,7 +117,12 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
   try {
     const scheduler = await startServiceProcess(
       'scheduler',
-      ['--data-dir', join(workDirectory, 'scheduler')],
+      [
+        '--data-dir',
+        join(workDirectory, 'scheduler'),
+        '--domain-in-flight-cap',
+        String(DOMAIN_IN_FLIGHT_CAP),
+      ],
       { SCHEDULER_TOKEN: schedulerToken, DOWNLOADER_TOKEN: downloaderToken },
     );
     started.push(scheduler);
@@ -134,11 +157,21 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
         verified_at: formatContractTime(new Date()),
       })),
     });
-    // One seed per host; every page links to the next items on the other hosts.
-    await schedulerClient.submitSeeds({
-      seed_list: site.pages.slice(0, hosts.length).map((page) => ({ url: page.url })),
-    });
     const allowedPagesPerSecond = (hosts.length * 1000) / minIntervalMs;
+    // A frontier wide enough for the whole run at the allowed rate, seeded up front. Links alone
+    // (each page links to the next three items) keep only a few URLs due at a time: every page
+    // would wait for the report of the one before it, and the run would measure that chain.
+    const seedCount = Math.min(
+      PAGE_COUNT,
+      Math.ceil(allowedPagesPerSecond * (options.warmupSeconds + options.measureSeconds) * 1.5),
+    );
+    for (let first = 0; first < seedCount; first += MAX_SEEDS_PER_REQUEST) {
+      await schedulerClient.submitSeeds({
+        seed_list: site.pages
+          .slice(first, Math.min(seedCount, first + MAX_SEEDS_PER_REQUEST))
+          .map((page) => ({ url: page.url })),
+      });
+    }
     console.log(
       `\n▶ min_interval_ms ${minIntervalMs} on ${hosts.length} hosts: the rules allow ` +
         `${allowedPagesPerSecond.toFixed(1)} pages/s; ${options.warmupSeconds} s warm-up, ` +
@@ -148,12 +181,22 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
     const fromMs = Date.now();
     const busyRatios: number[] = [];
     const poolSizes = new Set<number>();
+    const capSamples = { atCap: 0, total: 0 };
     for (let second = 0; second < options.measureSeconds; second += 1) {
       await sleep(1000);
       const pool = await downloaderClient.getPagePool().catch(() => undefined);
       if (pool !== undefined) {
         busyRatios.push(pool.busy_page_count / pool.page_count);
         poolSizes.add(pool.page_count);
+      }
+      const summary = await schedulerClient
+        .getFrontierSummary({ limit: 100 })
+        .catch(() => undefined);
+      for (const host of hosts) {
+        const row = summary?.domain_list.find((domain) => domain.domain === host);
+        if (row === undefined) continue;
+        capSamples.total += 1;
+        if (row.in_flight_count >= DOMAIN_IN_FLIGHT_CAP) capSamples.atCap += 1;
       }
       if ((second + 1) % 15 === 0) {
         const count = site.accessLog
@@ -179,6 +222,10 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
           ? 0
           : busyRatios.reduce((sum, value) => sum + value, 0) / busyRatios.length,
       poolSizes: [...poolSizes].sort((left, right) => left - right),
+      atInFlightCapRatio: capSamples.total === 0 ? 0 : capSamples.atCap / capSamples.total,
+      gapPercentilesMs: gapPercentiles(
+        entries.filter((entry) => entry.receivedAtMs >= fromMs && entry.receivedAtMs < toMs),
+      ),
       spacingViolationCount: findSpacingViolations(entries, minIntervalMs).length,
       leaseCallSummary: await leaseCallSummary(downloader, downloaderToken),
     };
@@ -189,13 +236,27 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
   }
 }
 
+function gapPercentiles(
+  entries: Parameters<typeof initiatedRequestGaps>[0],
+): readonly [number, number, number] {
+  const gaps = initiatedRequestGaps(entries)
+    .map((gap) => gap.gapMs)
+    .sort((left, right) => left - right);
+  const at = (share: number) =>
+    gaps[Math.min(gaps.length - 1, Math.floor(share * gaps.length))] ?? 0;
+  return [at(0.1), at(0.5), at(0.9)];
+}
+
 function verdictsOf(result: ScenarioResult): Verdict[] {
   const fraction = result.pagesPerSecond / result.allowedPagesPerSecond;
   const isRenderingBound = result.meanBusyRatio >= RENDERING_BOUND_RATIO;
   const figures =
     `min_interval_ms ${result.minIntervalMs}: ${result.pagesPerSecond.toFixed(2)} of ` +
     `${result.allowedPagesPerSecond.toFixed(1)} allowed pages/s = ${fraction.toFixed(2)} ` +
-    `(pool ${result.poolSizes.join('/')} pages, ${(result.meanBusyRatio * 100).toFixed(0)} % busy; ${result.leaseCallSummary})`;
+    `(pool ${result.poolSizes.join('/')} pages, ${(result.meanBusyRatio * 100).toFixed(0)} % busy; ` +
+    `hosts at their in-flight cap of ${DOMAIN_IN_FLIGHT_CAP} ${(result.atInFlightCapRatio * 100).toFixed(0)} % of the time; ` +
+    `a host's requests ${result.gapPercentilesMs.join(' / ')} ms apart (p10 / p50 / p90); ` +
+    `${result.leaseCallSummary})`;
   return [
     isRenderingBound
       ? { isPass: true, text: `${figures} — rendering-bound (pool full): reported, not judged` }

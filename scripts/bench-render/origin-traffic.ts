@@ -34,6 +34,23 @@ export interface SpacingViolation {
   readonly paths: readonly [string, string];
 }
 
+/** Every gap between two consecutive requests the crawler initiated to one host (origin's clock). */
+export function initiatedRequestGaps(entries: readonly OriginAccessLogEntry[]): SpacingViolation[] {
+  const byHost = new Map<string, OriginAccessLogEntry[]>();
+  for (const entry of entries.filter(isInitiatedRequest)) {
+    byHost.set(entry.host, [...(byHost.get(entry.host) ?? []), entry]);
+  }
+  const gaps: SpacingViolation[] = [];
+  for (const [host, hostEntries] of byHost) {
+    const ordered = [...hostEntries].sort((left, right) => left.receivedAtMs - right.receivedAtMs);
+    for (let index = 1; index < ordered.length; index += 1) {
+      const gapMs = ordered[index].receivedAtMs - ordered[index - 1].receivedAtMs;
+      gaps.push({ host, gapMs, paths: [ordered[index - 1].path, ordered[index].path] });
+    }
+  }
+  return gaps;
+}
+
 /**
  * Two requests the crawler initiated to one host closer together than `minIntervalMs`, by the
  * origin's own arrival times — the politeness judge that does not trust the crawler's clock.
@@ -42,19 +59,5 @@ export function findSpacingViolations(
   entries: readonly OriginAccessLogEntry[],
   minIntervalMs: number,
 ): SpacingViolation[] {
-  const byHost = new Map<string, OriginAccessLogEntry[]>();
-  for (const entry of entries.filter(isInitiatedRequest)) {
-    byHost.set(entry.host, [...(byHost.get(entry.host) ?? []), entry]);
-  }
-  const violations: SpacingViolation[] = [];
-  for (const [host, hostEntries] of byHost) {
-    const ordered = [...hostEntries].sort((left, right) => left.receivedAtMs - right.receivedAtMs);
-    for (let index = 1; index < ordered.length; index += 1) {
-      const gapMs = ordered[index].receivedAtMs - ordered[index - 1].receivedAtMs;
-      if (gapMs < minIntervalMs) {
-        violations.push({ host, gapMs, paths: [ordered[index - 1].path, ordered[index].path] });
-      }
-    }
-  }
-  return violations;
+  return initiatedRequestGaps(entries).filter((gap) => gap.gapMs < minIntervalMs);
 }
