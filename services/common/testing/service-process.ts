@@ -13,7 +13,7 @@ import {
 export interface StartedServiceProcess {
   child: ChildProcess;
   url: string;
-  /** Every JSON log line the process printed so far. */
+  /** Every JSON log line the process printed so far, and any other output line (level 40). */
   logLines: Array<Record<string, unknown>>;
   /** SIGTERM, then wait for the exit code (SIGKILL after `graceMs`). */
   stop: (graceMs?: number) => Promise<number | null>;
@@ -62,7 +62,14 @@ export async function startServiceProcess(
       return true;
     },
     onLine: (_name, line) => {
-      if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      if (line.startsWith('{')) {
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
+      } else if (line.trim() !== '') {
+        // Not pino's: Node's own report of a crash (an unhandled rejection's stack on stderr) or a
+        // library writing to the console. Kept at warn level, so a test that shows what a process
+        // complained of on a non-zero exit shows this too.
+        logLines.push({ level: 40, msg: 'output outside the log', line });
+      }
     },
   });
   return {

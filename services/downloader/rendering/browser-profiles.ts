@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const PROFILE_PREFIX = 'chromium-';
-const REMOVE_OPTIONS = { recursive: true, force: true, maxRetries: 3 } as const;
+/**
+ * A closed browser's helpers may still be exiting (and writing) for a moment on a loaded machine:
+ * rm retries ENOTEMPTY/EBUSY with a growing pause (100 ms, 200 ms, …; about 5.5 s in all).
+ */
+const REMOVE_OPTIONS = { recursive: true, force: true, maxRetries: 10, retryDelay: 100 } as const;
 
 /**
  * Where Chromium's files live: one fresh profile directory per browser generation, removed when
