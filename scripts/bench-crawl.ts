@@ -2,8 +2,8 @@
  * `npm run bench:crawl` — does the scheduler ↔ downloader loop keep the page pool busy within the
  * rules? A real scheduler and a real downloader process (lease loop on, self-sizing pool) crawl
  * the bench site's item pages served on the demo site's hosts (127.0.0.2–4), seeded as wide as
- * the run can use at the allowed rate (each page also links to the next items on the other hosts). Per scenario (one
- * min_interval_ms for every host) it prints the pages/s the origins saw — robots.txt and
+ * the run can use at the allowed rate (each page also links to the next items on the other
+ * hosts). Per scenario (one min_interval_ms for every host) it prints the pages/s the origins saw — robots.txt and
  * documents, by their own access log — as a fraction of what the rules allow (hosts ×
  * 1000 / min_interval_ms), the pool's use, how often the hosts sat at the scheduler's per-domain
  * in-flight cap (the other rule: at the cap, a host waits for a report however far its interval
@@ -39,7 +39,9 @@ import {
   initiatedRequestGaps,
   isInitiatedRequest,
 } from './bench-render/origin-traffic';
+import { percentile } from './bench-render/run-statistics';
 import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
+import type { OriginAccessLogEntry } from './demo-site/origin-access-log';
 import { removeWorkDirectory } from '../services/common/testing/work-directory';
 
 /** Enough pages that no scenario runs out of new links (15 pages/s for a few minutes). */
@@ -237,14 +239,12 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
 }
 
 function gapPercentiles(
-  entries: Parameters<typeof initiatedRequestGaps>[0],
+  entries: readonly OriginAccessLogEntry[],
 ): readonly [number, number, number] {
   const gaps = initiatedRequestGaps(entries)
     .map((gap) => gap.gapMs)
     .sort((left, right) => left - right);
-  const at = (share: number) =>
-    gaps[Math.min(gaps.length - 1, Math.floor(share * gaps.length))] ?? 0;
-  return [at(0.1), at(0.5), at(0.9)];
+  return [percentile(gaps, 0.1), percentile(gaps, 0.5), percentile(gaps, 0.9)];
 }
 
 function verdictsOf(result: ScenarioResult): Verdict[] {

@@ -28,19 +28,23 @@ export function isInitiatedRequest(entry: OriginAccessLogEntry): boolean {
   return !/^\/(static|api)\//.test(entry.path) && entry.path !== '/favicon.ico';
 }
 
-export interface SpacingViolation {
+/** Two consecutive requests the crawler initiated to one host, and the time between them. */
+export interface RequestGap {
   readonly host: string;
   readonly gapMs: number;
   readonly paths: readonly [string, string];
 }
 
+/** A gap shorter than the interval. */
+export type SpacingViolation = RequestGap;
+
 /** Every gap between two consecutive requests the crawler initiated to one host (origin's clock). */
-export function initiatedRequestGaps(entries: readonly OriginAccessLogEntry[]): SpacingViolation[] {
+export function initiatedRequestGaps(entries: readonly OriginAccessLogEntry[]): RequestGap[] {
   const byHost = new Map<string, OriginAccessLogEntry[]>();
   for (const entry of entries.filter(isInitiatedRequest)) {
     byHost.set(entry.host, [...(byHost.get(entry.host) ?? []), entry]);
   }
-  const gaps: SpacingViolation[] = [];
+  const gaps: RequestGap[] = [];
   for (const [host, hostEntries] of byHost) {
     const ordered = [...hostEntries].sort((left, right) => left.receivedAtMs - right.receivedAtMs);
     for (let index = 1; index < ordered.length; index += 1) {

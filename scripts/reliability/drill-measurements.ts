@@ -9,6 +9,7 @@ import {
 import { openServiceKeyspace } from '../../services/common/storage/service-keyspace';
 import { urlHash } from '../../services/common/url';
 import type { OriginAccessLog, OriginAccessLogEntry } from '../demo-site/origin-access-log';
+import { tally } from './tally';
 
 /** Where every seeded URL ended: by url_state, and those the frontier lost or never finished. */
 export interface UrlOutcome {
@@ -28,15 +29,13 @@ export async function urlOutcomeOf(
   const stateCounts = new Map<string, number>();
   const failedReasonCounts = new Map<string, number>();
   const lostUrls: string[] = [];
-  const bump = (counts: Map<string, number>, key: string) =>
-    counts.set(key, (counts.get(key) ?? 0) + 1);
   for (const url of urls) {
     try {
       const view = await scheduler.getUrlTask({ url_hash: urlHash(url) });
-      bump(stateCounts, view.url_state);
+      tally(stateCounts, view.url_state);
       if (view.url_state === 'failed') {
         const reason = view.park_reason ?? 'no park_reason';
-        bump(failedReasonCounts, view.fail_reason ? `${reason} (${view.fail_reason})` : reason);
+        tally(failedReasonCounts, view.fail_reason ? `${reason} (${view.fail_reason})` : reason);
       }
       if (!FINAL_STATES.has(view.url_state)) lostUrls.push(`${url} (${view.url_state})`);
     } catch (error) {
@@ -155,8 +154,7 @@ export function duplicateFetchCountOf(accessLog: OriginAccessLog, urls: readonly
   const fetches = new Map<string, number>();
   for (const entry of accessLog.list()) {
     if (!isInitiated(entry) || entry.method !== 'GET') continue;
-    const key = `${entry.host}${entry.path}`;
-    fetches.set(key, (fetches.get(key) ?? 0) + 1);
+    tally(fetches, `${entry.host}${entry.path}`);
   }
   return urls.reduce((total, url) => {
     const { hostname, pathname, search } = new URL(url);

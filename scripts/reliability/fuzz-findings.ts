@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { tally } from './tally';
 
 /** One thing worth showing: where, what was answered, and why it counts. */
 export interface FuzzExample {
@@ -119,10 +120,6 @@ function documentedRefusalOf(
   return undefined;
 }
 
-function bump<K>(counts: Map<K, number>, key: K): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-
 /** Reads a pass's NDJSON events into `findings` (passes add up into one summary). */
 export function readFindings(
   ndjsonPath: string,
@@ -148,11 +145,11 @@ export function readFindings(
         detail: detail.slice(0, 300),
       });
       findings.requestCount += 1;
-      bump(findings.statusCounts, status);
+      tally(findings.statusCounts, status);
       if (status === 502 && answer.error_code === 'render_failed') {
         findings.documentedRenderFailureCount += 1;
       } else if (status === 501 && answer.error_code === 'not_implemented') {
-        bump(findings.notImplementedOperations, operation);
+        tally(findings.notImplementedOperations, operation);
       } else if (status >= 500) {
         findings.serverErrors.push(example(answerText));
       }
@@ -173,7 +170,7 @@ export function readFindings(
           if (documented === undefined) {
             findings.validRefused.push(example(`${why} — sent ${JSON.stringify(requestBody)}`));
           } else {
-            bump(findings.documentedRefusals, documented);
+            tally(findings.documentedRefusals, documented);
           }
         } else if (check.name === 'negative_data_rejection') {
           findings.invalidAccepted.push(example(`${why} — sent ${JSON.stringify(requestBody)}`));

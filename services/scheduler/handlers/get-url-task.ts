@@ -22,7 +22,8 @@ export function createGetUrlTaskHandler(
       lease_id: leaseId,
       attempt_count: task.attempt_count,
       fail_reason: task.fail_reason,
-      park_reason: task.url_state === 'failed' ? task.park_reason : null,
+      // Set only when a URL is parked; leaving `failed` (a success, a new seed) clears it.
+      park_reason: task.park_reason,
       object_id: task.object_id,
       etag: task.etag,
       last_modified_at: task.last_modified_at,
