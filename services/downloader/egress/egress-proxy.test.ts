@@ -172,6 +172,47 @@ describe('EgressProxy', () => {
     expect(proxy.counters.refusedCount).toBeGreaterThanOrEqual(2);
   });
 
+  test('survives a browser that resets its CONNECT while the destination is being resolved', async () => {
+    // The socket of a CONNECT leaves Node's HTTP server without an error listener: a reset that
+    // lands while the name is still being resolved must not become an uncaught error (it took
+    // the whole downloader down when Chromium closed a tunnel mid-lookup).
+    let lookupCount = 0;
+    let releaseFirstLookup: () => void = () => undefined;
+    let firstLookupStarted: () => void = () => undefined;
+    const isFirstLookupStarted = new Promise<void>((started) => (firstLookupStarted = started));
+    const stalled = new EgressProxy({
+      resolver: new DestinationResolver({
+        policy: new DestinationPolicy({ allowedRanges: ['127.0.0.2/32'] }),
+        lookup: async (hostname) => {
+          lookupCount += 1;
+          if (lookupCount === 1) {
+            firstLookupStarted();
+            await new Promise<void>((release) => (releaseFirstLookup = release));
+          }
+          return refuseNameLookup(hostname);
+        },
+      }),
+    });
+    await stalled.start();
+    try {
+      const stalledPort = Number(new URL(stalled.proxyUrl).port);
+      const socket = connect(stalledPort, '127.0.0.1', () =>
+        socket.write('CONNECT slow.test:443 HTTP/1.1\r\nHost: slow.test:443\r\n\r\n'),
+      );
+      socket.on('error', () => undefined);
+      await isFirstLookupStarted;
+      socket.resetAndDestroy();
+      await new Promise((settle) => setTimeout(settle, 50));
+      releaseFirstLookup();
+      await new Promise((settle) => setTimeout(settle, 50));
+      const next = await connectVia('slow.test:443', stalledPort);
+      next.socket.destroy();
+      expect(next.statusLine).toBe('HTTP/1.1 502 Bad Gateway');
+    } finally {
+      await stalled.stop();
+    }
+  });
+
   test('never forwards into itself, even when loopback is allow-listed', async () => {
     const permissive = new EgressProxy({
       resolver: new DestinationResolver({

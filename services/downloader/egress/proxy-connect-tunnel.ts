@@ -21,6 +21,11 @@ export async function openProxiedTunnel(
   context: ProxyContext,
   onUpstreamOpened: (upstream: Socket) => void,
 ): Promise<void> {
+  // Node's HTTP server hands a CONNECT's socket over without an error listener. The browser may
+  // reset it at any moment — while the destination is still being resolved, too — and an
+  // unheard reset is an uncaught error that takes the whole downloader down.
+  let upstream: Socket | undefined;
+  clientSocket.on('error', () => upstream?.destroy());
   let target: URL;
   try {
     target = new URL(`http://${connectRequest.url ?? ''}`);
@@ -49,23 +54,24 @@ export async function openProxiedTunnel(
     return;
   }
 
-  const upstream = connect({ host: resolved.address, port, timeout: context.idleTimeoutMs });
-  onUpstreamOpened(upstream);
-  upstream.on('timeout', () =>
-    upstream.destroy(
+  if (clientSocket.destroyed) return; // the browser gave up while the name was being resolved
+  const tunnel = connect({ host: resolved.address, port, timeout: context.idleTimeoutMs });
+  upstream = tunnel;
+  onUpstreamOpened(tunnel);
+  tunnel.on('timeout', () =>
+    tunnel.destroy(
       new EgressError('timeout', `tunnel to ${target.host} idle for ${context.idleTimeoutMs} ms`),
     ),
   );
-  upstream.on('error', fail);
-  clientSocket.on('error', () => upstream.destroy());
-  clientSocket.on('close', () => upstream.destroy());
-  upstream.once('connect', () => {
+  tunnel.on('error', fail);
+  clientSocket.on('close', () => tunnel.destroy());
+  tunnel.once('connect', () => {
     isEstablished = true;
     clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) upstream.write(head);
-    clientSocket.pipe(upstream);
+    if (head.length > 0) tunnel.write(head);
+    clientSocket.pipe(tunnel);
     pipeline(
-      upstream,
+      tunnel,
       createByteLimitStream(context.maxTunnelBytes, `tunnel to ${target.host}`),
       clientSocket,
       (error) => {
