@@ -10,7 +10,10 @@
  * allows), and the spacing violations (must be 0).
  *
  * Target: ≥ 0.8 of the allowed rate when rendering is not the bottleneck. A scenario whose pool
- * stayed full (rendering-bound) is reported, not judged.
+ * stayed full (rendering-bound) is reported, not judged. It also prints the machine's CPU use, the
+ * mean render time and how often a host's in-flight slot turned over, which together say where a
+ * host's time went: a host at its cap waits for a render, and a saturated CPU makes each render
+ * longer without filling the pool.
  *
  *   npm run bench:crawl -- [--min-interval-ms 1000,200] [--warmup-seconds 15] [--measure-seconds 45]
  */
@@ -26,6 +29,7 @@ import {
   type StartedServiceProcess,
 } from '../services/common/testing/service-process';
 import { formatContractTime } from '../services/downloader/rendering/contract-time';
+import { readMachineCpuSeconds } from '../services/downloader/rendering/pool-sizing/proc-stats';
 import { formatVerdicts, type Verdict } from './bench-render/bench-report';
 import { CHROMIUM_PATH, WAIT_SELECTOR } from './bench-render/bench-settings';
 import { startBenchSite } from './bench-render/bench-site';
@@ -85,6 +89,10 @@ interface ScenarioResult {
   readonly allowedPagesPerSecond: number;
   readonly pagesPerSecond: number;
   readonly meanBusyRatio: number;
+  /** The whole machine's CPU busy share over the measured window (all cores). */
+  readonly machineBusyRatio: number;
+  /** Mean time of a leased render, dispatch to outcome (the downloader's fetch duration). */
+  readonly meanRenderMs: number;
   readonly poolSizes: readonly number[];
   /** Share of the per-second samples, over all hosts, with a host at the in-flight cap. */
   readonly atInFlightCapRatio: number;
@@ -98,15 +106,29 @@ function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
+async function metricsText(downloader: StartedServiceProcess, token: string): Promise<string> {
+  const response = await fetch(`${downloader.url}/metrics`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return response.text();
+}
+
 /** `downloader_lease_call_total{result="…"} n` lines of /metrics, summarized. */
-async function leaseCallSummary(downloader: StartedServiceProcess, token: string): Promise<string> {
-  const text = await (
-    await fetch(`${downloader.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
-  ).text();
+function leaseCallSummary(text: string): string {
   const counts = [...text.matchAll(/^downloader_lease_call_total\{result="(\w+)"\} (\d+)/gm)].map(
     (match) => `${match[1]} ${match[2]}`,
   );
   return `lease calls: ${counts.join(', ') || 'none'}`;
+}
+
+/** The lease loop's rendered fetches so far: their count and summed duration (/metrics). */
+function leasedRenderTotals(text: string): { count: number; seconds: number } {
+  const series = (suffix: string) =>
+    new RegExp(
+      `^downloader_fetch_duration_seconds_${suffix}\\{entry_name="lease_loop",is_rendered="true"\\} ([\\d.e+-]+)`,
+      'm',
+    ).exec(text)?.[1];
+  return { count: Number(series('count') ?? 0), seconds: Number(series('sum') ?? 0) };
 }
 
 async function runScenario(minIntervalMs: number, options: CrawlOptions): Promise<ScenarioResult> {
@@ -180,6 +202,8 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
         `${options.measureSeconds} s measured`,
     );
     await sleep(options.warmupSeconds * 1000);
+    const rendersBefore = leasedRenderTotals(await metricsText(downloader, downloaderToken));
+    const cpuBefore = readMachineCpuSeconds();
     const fromMs = Date.now();
     const busyRatios: number[] = [];
     const poolSizes = new Set<number>();
@@ -210,6 +234,10 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
       }
     }
     const toMs = Date.now();
+    const cpuAfter = readMachineCpuSeconds();
+    const metricsAfter = await metricsText(downloader, downloaderToken);
+    const rendersAfter = leasedRenderTotals(metricsAfter);
+    const renderCount = rendersAfter.count - rendersBefore.count;
     const entries = site.accessLog.list();
     const measuredCount = entries.filter(
       (entry) =>
@@ -223,13 +251,18 @@ async function runScenario(minIntervalMs: number, options: CrawlOptions): Promis
         busyRatios.length === 0
           ? 0
           : busyRatios.reduce((sum, value) => sum + value, 0) / busyRatios.length,
+      machineBusyRatio: (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total),
+      meanRenderMs:
+        renderCount === 0
+          ? Number.NaN
+          : ((rendersAfter.seconds - rendersBefore.seconds) * 1000) / renderCount,
       poolSizes: [...poolSizes].sort((left, right) => left - right),
       atInFlightCapRatio: capSamples.total === 0 ? 0 : capSamples.atCap / capSamples.total,
       gapPercentilesMs: gapPercentiles(
         entries.filter((entry) => entry.receivedAtMs >= fromMs && entry.receivedAtMs < toMs),
       ),
       spacingViolationCount: findSpacingViolations(entries, minIntervalMs).length,
-      leaseCallSummary: await leaseCallSummary(downloader, downloaderToken),
+      leaseCallSummary: leaseCallSummary(metricsAfter),
     };
   } finally {
     for (const service of started.reverse()) await service.stop(15_000);
@@ -250,11 +283,22 @@ function gapPercentiles(
 function verdictsOf(result: ScenarioResult): Verdict[] {
   const fraction = result.pagesPerSecond / result.allowedPagesPerSecond;
   const isRenderingBound = result.meanBusyRatio >= RENDERING_BOUND_RATIO;
+  // A host at its cap frees a slot only when a leased page is reported: while the cap binds, a
+  // slot turns over every cap / (that host's pages/s) — the lease-to-report cycle.
+  const slotCycle =
+    result.atInFlightCapRatio >= 0.5
+      ? `, a slot turning over every ${(
+          (DOMAIN_IN_FLIGHT_CAP * DEFAULT_DEMO_HOSTS.length * 1000) /
+          result.pagesPerSecond
+        ).toFixed(0)} ms`
+      : '';
   const figures =
     `min_interval_ms ${result.minIntervalMs}: ${result.pagesPerSecond.toFixed(2)} of ` +
     `${result.allowedPagesPerSecond.toFixed(1)} allowed pages/s = ${fraction.toFixed(2)} ` +
     `(pool ${result.poolSizes.join('/')} pages, ${(result.meanBusyRatio * 100).toFixed(0)} % busy; ` +
-    `hosts at their in-flight cap of ${DOMAIN_IN_FLIGHT_CAP} ${(result.atInFlightCapRatio * 100).toFixed(0)} % of the time; ` +
+    `machine CPU ${(result.machineBusyRatio * 100).toFixed(0)} % busy; ` +
+    `hosts at their in-flight cap of ${DOMAIN_IN_FLIGHT_CAP} ${(result.atInFlightCapRatio * 100).toFixed(0)} % of the time${slotCycle}; ` +
+    `a render ${result.meanRenderMs.toFixed(0)} ms (mean); ` +
     `a host's requests ${result.gapPercentilesMs.join(' / ')} ms apart (p10 / p50 / p90); ` +
     `${result.leaseCallSummary})`;
   return [
