@@ -197,6 +197,13 @@ export class DownloaderCore {
     await this.hintReporter?.stop();
     this.controller.close();
     await this.engine.stop();
+    const refused = this.engine.refusedBrowserTraffic;
+    if (refused.count > 0) {
+      this.dependencies.logger.info(
+        { refused_request_count: refused.count, host_list: refused.hosts },
+        "Chromium's own requests (not a page's) were refused without leaving the machine",
+      );
+    }
     await this.runtimeStore.stop();
   }
 

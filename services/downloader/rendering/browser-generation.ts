@@ -1,11 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { BLOCKED_URL_PATTERNS } from './blocked-resources';
 import { launchBrowser, type BrowserLaunchSettings } from './browser-launch';
 
 export type { BrowserLaunchSettings } from './browser-launch';
 
 const KILL_WAIT_MS = 2000;
+
+/** Chromium bypasses proxies for loopback by default; a page's loopback targets must be checked. */
+const PAGE_PROXY_BYPASS_LIST = ['<-loopback>'];
 
 async function killAndWait(child: ChildProcess | null): Promise<void> {
   if (child === null || child.exitCode !== null || child.signalCode !== null) return;
@@ -94,6 +97,11 @@ export class BrowserGeneration {
   busyCount = 0;
   private readonly idlePages: IdlePage[] = [];
   private userAgent = '';
+  /**
+   * Where every page is created: a browser context whose proxy is the egress proxy. Chromium's own
+   * traffic stays with the browser-wide proxy, which refuses it (chromium-arguments.ts).
+   */
+  private pageContext: BrowserContext | undefined;
 
   private constructor(
     readonly browser: Browser,
@@ -118,6 +126,10 @@ export class BrowserGeneration {
     const generation = new BrowserGeneration(browser, sequenceNumber, settings, profileDirectory);
     try {
       generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
+      generation.pageContext = await browser.createBrowserContext({
+        proxyServer: settings.pageProxyUrl,
+        proxyBypassList: PAGE_PROXY_BYPASS_LIST,
+      });
     } catch (error) {
       await generation.close();
       throw error;
@@ -218,7 +230,8 @@ export class BrowserGeneration {
   }
 
   private async createPage(): Promise<PooledPage> {
-    const page = await this.browser.newPage();
+    if (this.pageContext === undefined) throw new Error('browser generation not launched');
+    const page = await this.pageContext.newPage();
     // A renderer that crashes leaves a page that can't navigate: close it so no render gets it.
     page.once('error', () => void page.close().catch(() => undefined));
     // alert()/confirm()/prompt() would block the page's scripts (and our snapshot) until answered.

@@ -6,7 +6,10 @@ import { chromiumArguments } from './chromium-arguments';
 
 export interface BrowserLaunchSettings {
   readonly executablePath: string;
-  readonly proxyUrl: string;
+  /** The egress proxy: every request of every page goes through it. */
+  readonly pageProxyUrl: string;
+  /** The BrowserTrafficRefuser: where Chromium's own (non-page) traffic goes, to be refused. */
+  readonly browserProxyUrl: string;
   /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
   readonly crawlerUserAgent: string;
   /** Runs in every new document of every page before the page's own scripts (main world). */
@@ -49,7 +52,7 @@ export async function launchBrowser(settings: BrowserLaunchSettings): Promise<La
       .defaultArgs({
         headless: true,
         args: [
-          ...chromiumArguments(settings.proxyUrl),
+          ...chromiumArguments(settings.browserProxyUrl),
           ...(settings.extraArguments ?? []),
           `--user-data-dir=${profileDirectory}`,
         ],

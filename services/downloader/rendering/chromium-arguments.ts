@@ -2,11 +2,13 @@
  * Command-line flags for the render browser, each with its reason.
  *
  * Outbound safety does not rest on Chromium's good behaviour: every connection it makes goes
- * through the egress proxy (which resolves and checks), and it is told never to resolve a name
- * itself. The remaining flags keep a headless Chromium from phoning home and keep its cost low on
- * a small machine.
+ * through a proxy, and it is told never to resolve a name itself. Pages render in a browser
+ * context whose proxy is the egress proxy (which resolves and checks; browser-generation.ts); the
+ * browser-wide proxy given here, `browserProxyUrl`, is where Chromium's own traffic goes — the
+ * BrowserTrafficRefuser, which refuses all of it. The remaining flags keep a headless Chromium
+ * from phoning home and keep its cost low on a small machine.
  */
-export function chromiumArguments(proxyUrl: string): string[] {
+export function chromiumArguments(browserProxyUrl: string): string[] {
   return [
     // Root in a container cannot use the setuid/user-namespace sandbox; the proxy is what keeps
     // pages off internal networks.
@@ -21,8 +23,9 @@ export function chromiumArguments(proxyUrl: string): string[] {
     '--disable-quic',
     // WebRTC may send UDP straight to the network; allow only what goes through the proxy.
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-    `--proxy-server=${proxyUrl}`,
-    // Chromium bypasses proxies for loopback by default; loopback targets must be checked too.
+    `--proxy-server=${browserProxyUrl}`,
+    // Chromium bypasses proxies for loopback by default; loopback targets must be checked too
+    // (the pages' context repeats it: PAGE_PROXY_BYPASS_LIST).
     '--proxy-bypass-list=<-loopback>',
     // Names are resolved by the proxy under the destination policy, never by Chromium itself
     // (the proxy address is a literal, excluded so the proxy stays reachable).

@@ -2,7 +2,8 @@ import { normalizeUrl, UrlNormalizationError } from '../../common/url/normalize-
 import { DestinationPolicy } from '../egress/destination-policy';
 import { DestinationResolver, HostLookup } from '../egress/destination-resolver';
 import { EgressError } from '../egress/egress-error';
-import { EgressProxy } from '../egress/egress-proxy';
+import { BrowserTrafficRefuser } from '../egress/browser-traffic-refuser';
+import { EgressProxy, type EgressProxyCounters } from '../egress/egress-proxy';
 import { DEFAULT_CRAWLER_USER_AGENT } from '../egress/plain-http-fetch';
 import {
   detectBrowserContainment,
@@ -116,6 +117,8 @@ function delay(milliseconds: number): { promise: Promise<void>; cancel: () => vo
 export class RenderEngine {
   private readonly resolver: DestinationResolver;
   private readonly proxy: EgressProxy;
+  /** Chromium's own, non-page traffic goes here and is refused (browser-traffic-refuser.ts). */
+  private readonly browserTrafficRefuser = new BrowserTrafficRefuser();
   private pool: PagePool | undefined;
   private sizer: PagePoolSizer | undefined;
   private profiles: BrowserProfiles | undefined;
@@ -159,6 +162,7 @@ export class RenderEngine {
         : await BrowserProfiles.underDataDirectory(this.options.profileRoot);
     this.containment = detectBrowserContainment();
     await this.proxy.start();
+    await this.browserTrafficRefuser.start();
     const observer = this.options.observer;
     const sizing = this.options.poolSizing;
     if (sizing !== undefined) {
@@ -174,7 +178,8 @@ export class RenderEngine {
       launchSettings: {
         executablePath:
           this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        proxyUrl: this.proxy.proxyUrl,
+        pageProxyUrl: this.proxy.proxyUrl,
+        browserProxyUrl: this.browserTrafficRefuser.proxyUrl,
         crawlerUserAgent: this.userAgent,
         newDocumentScript: pendingTimerTrackerSource(this.renderSettings.quietWindowCapMs),
         extraArguments: this.options.extraChromiumArguments,
@@ -256,12 +261,23 @@ export class RenderEngine {
     grace.cancel();
     await this.pool?.close();
     await this.proxy.stop();
+    await this.browserTrafficRefuser.stop();
     await this.profiles?.dispose();
   }
 
   /** How Chromium is tied to this process (browser-containment.ts); known once started. */
   get browserContainmentKind(): ContainmentKind | undefined {
     return this.containment?.kind;
+  }
+
+  /** What went through the egress proxy: the pages' requests and tunnels, refused and failed. */
+  get egressProxyCounters(): Readonly<EgressProxyCounters> {
+    return this.proxy.counters;
+  }
+
+  /** Chromium's own (non-page) requests refused so far, and the first hosts they were for. */
+  get refusedBrowserTraffic(): { count: number; hosts: readonly string[] } {
+    return this.browserTrafficRefuser.refused;
   }
 
   /** Profiles an earlier run left under `profileRoot`, removed at start. */
