@@ -200,7 +200,7 @@ export class DownloaderCore {
     const refused = this.engine.refusedBrowserTraffic;
     if (refused.count > 0) {
       this.dependencies.logger.info(
-        { refused_request_count: refused.count, host_list: refused.hosts },
+        { refused_request_count: refused.count, refused_host_list: refused.hosts },
         "Chromium's own requests (not a page's) were refused without leaving the machine",
       );
     }
