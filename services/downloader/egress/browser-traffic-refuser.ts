@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { listenOnLoopback } from './loopback-listener';
 
 /** How many distinct hosts are remembered for the operator (the first ones seen). */
 const REMEMBERED_HOST_LIMIT = 20;
@@ -45,12 +45,7 @@ export class BrowserTrafficRefuser {
       this.record(request.url ?? '');
       socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
     });
-    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.listeningPort = (server.address() as AddressInfo).port;
+    this.listeningPort = await listenOnLoopback(server);
     this.server = server;
   }
 

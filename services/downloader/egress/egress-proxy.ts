@@ -1,9 +1,10 @@
 import { Agent, createServer, Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DestinationResolver, ResolvedAddress } from './destination-resolver';
 import { EgressError } from './egress-error';
 import { EgressFailureRecord, EgressFailureRegistry } from './egress-failure-registry';
+import { listenOnLoopback } from './loopback-listener';
 import { ProxyContext } from './proxy-context';
 import { openProxiedTunnel } from './proxy-connect-tunnel';
 import { forwardProxiedRequest } from './proxy-http-forwarding';
@@ -84,12 +85,7 @@ export class EgressProxy {
       );
     });
     server.on('connection', (socket: Socket) => this.track(socket));
-    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    this.listeningPort = (server.address() as AddressInfo).port;
+    this.listeningPort = await listenOnLoopback(server);
     this.server = server;
   }
 
