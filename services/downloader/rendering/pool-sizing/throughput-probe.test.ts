@@ -1,5 +1,6 @@
 import {
   IDLE_PROBE,
+  isRealGain,
   PROBE_COOLDOWN_WINDOWS,
   stepThroughputProbe,
   type ProbeState,
@@ -80,7 +81,7 @@ describe('the throughput probe', () => {
     const probing: ProbeState = {
       kind: 'probing',
       fromSize: 4,
-      baseRate: 6,
+      baseRates: [6, 6],
       size: 5,
       rates: [],
       step: 1,
@@ -88,5 +89,34 @@ describe('the throughput probe', () => {
     expect(
       stepThroughputProbe(probing, { size: 5, completedPerSecond: 6, isEligible: false }, 16).state,
     ).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });
+  });
+
+  test('a gain inside the windows own noise does not pay; a gain beyond it does', () => {
+    // +11 % — above the 5 % floor, but the windows at each size differ by about as much.
+    expect(isRealGain([10, 12], [11, 13.5])).toBe(false);
+    // +11 % with steady windows: real.
+    expect(isRealGain([10.9, 11.1], [12.1, 12.3])).toBe(true);
+    // A large gain clears even noisy windows.
+    expect(isRealGain([10, 12], [15, 16])).toBe(true);
+    // Steady windows still need the 5 % floor.
+    expect(isRealGain([10, 10], [10.3, 10.3])).toBe(false);
+  });
+
+  test('a noisy window pair that only seems to rise sends the pool back', () => {
+    let state: ProbeState = IDLE_PROBE;
+    const windows: Array<[number, number]> = [
+      [6, 10],
+      [6, 12],
+      [7, 11],
+      [7, 13.5],
+    ];
+    const resizes: number[] = [];
+    for (const [size, completedPerSecond] of windows) {
+      const step = stepThroughputProbe(state, { size, completedPerSecond, isEligible: true }, 16);
+      state = step.state;
+      if (step.resize !== undefined) resizes.push(step.resize.size);
+    }
+    expect(resizes).toEqual([7, 6]);
+    expect(state).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });
   });
 });

@@ -3,8 +3,12 @@
  * still helps: a bigger pool shares per-page overheads (frames, IPC, event-loop turns), so pages/s
  * may keep rising at 100 % CPU — or stay flat while latency and memory grow. This probe asks the
  * pages themselves: with a full pool on a full CPU it measures pages/s at the current size, tries
- * more pages, and keeps them only when pages/s rose by at least MIN_GAIN_RATIO; otherwise it goes
- * back and waits a while before trying again (conditions change: other load, other pages).
+ * more pages, and keeps them only when pages/s rose by at least MIN_GAIN_RATIO and by more than the
+ * windows' own noise (NOISE_MARGIN standard errors, estimated from how much the windows at each
+ * size differ among themselves); otherwise it goes back and waits a while before trying again
+ * (conditions change: other load, other pages). Without the noise test, 5 % judged over ~6 s of
+ * completions — a few dozen renders — passed by chance: a soak saw the pool doubled up to 13
+ * pages on such a "gain" and its memory 25 % higher until the sizer backed off.
  *
  * The step starts at one page and doubles after every step that paid (1, 2, 4, …): a pool whose
  * best lies at 16 on a machine where 4 already fill the CPU gets there in four probes (~30 s)
@@ -18,6 +22,8 @@
 export const PROBE_WINDOW_COUNT = 2;
 /** One page more must bring at least this much more pages/s to stay. */
 export const MIN_GAIN_RATIO = 0.05;
+/** …and a gain this many standard errors of the difference of the two means (window spread). */
+export const NOISE_MARGIN = 2;
 /** Windows to wait after a probe that brought nothing (~45 s). */
 export const PROBE_COOLDOWN_WINDOWS = 15;
 
@@ -33,7 +39,8 @@ export type ProbeState =
   | {
       readonly kind: 'probing';
       readonly fromSize: number;
-      readonly baseRate: number;
+      /** Pages/s of each window measured at fromSize. */
+      readonly baseRates: readonly number[];
       readonly size: number;
       readonly rates: readonly number[];
       /** Pages this probe added. */
@@ -53,6 +60,31 @@ export interface ProbeStep {
 
 function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/**
+ * The standard error of mean(after) − mean(before), from the windows' spread around their own
+ * means (pooled variance): what the difference would be from noise alone.
+ */
+function standardErrorOfGain(before: readonly number[], after: readonly number[]): number {
+  const squares = (values: readonly number[]) => {
+    const center = mean(values);
+    return values.reduce((sum, value) => sum + (value - center) ** 2, 0);
+  };
+  const degreesOfFreedom = before.length + after.length - 2;
+  if (degreesOfFreedom <= 0) return 0;
+  const variance = (squares(before) + squares(after)) / degreesOfFreedom;
+  return Math.sqrt(variance / before.length + variance / after.length);
+}
+
+/** Whether pages/s at the probed size beat those at the size before by more than chance. */
+export function isRealGain(baseRates: readonly number[], rates: readonly number[]): boolean {
+  const gain = mean(rates) - mean(baseRates);
+  return (
+    gain > 0 &&
+    gain >= mean(baseRates) * MIN_GAIN_RATIO &&
+    gain > NOISE_MARGIN * standardErrorOfGain(baseRates, rates)
+  );
 }
 
 /**
@@ -92,7 +124,7 @@ export function stepThroughputProbe(
       state: {
         kind: 'probing',
         fromSize: state.size,
-        baseRate: mean(rates),
+        baseRates: rates,
         size,
         rates: [],
         step: size - state.size,
@@ -100,8 +132,7 @@ export function stepThroughputProbe(
       resize: { size, reason: 'throughput_probe' },
     };
   }
-  const rate = mean(rates);
-  if (rate > state.baseRate && rate >= state.baseRate * (1 + MIN_GAIN_RATIO)) {
+  if (isRealGain(state.baseRates, rates)) {
     // It helped: keep it, and measure from here for the next, twice as long step.
     return { state: { kind: 'measuring', size: state.size, rates, step: 2 * state.step } };
   }
