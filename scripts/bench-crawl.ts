@@ -45,6 +45,7 @@ import {
 } from './bench-render/origin-traffic';
 import { percentile } from './bench-render/run-statistics';
 import { DEFAULT_DEMO_HOSTS } from './demo-site/demo-site';
+import { samplesOf } from './system/prometheus-samples';
 import type { OriginAccessLogEntry } from './demo-site/origin-access-log';
 import { removeWorkDirectory } from '../services/common/testing/work-directory';
 
@@ -113,22 +114,24 @@ async function metricsText(downloader: StartedServiceProcess, token: string): Pr
   return response.text();
 }
 
-/** `downloader_lease_call_total{result="…"} n` lines of /metrics, summarized. */
+/** `downloader_lease_call_total{result="…"}` of /metrics, summarized. */
 function leaseCallSummary(text: string): string {
-  const counts = [...text.matchAll(/^downloader_lease_call_total\{result="(\w+)"\} (\d+)/gm)].map(
-    (match) => `${match[1]} ${match[2]}`,
+  const counts = samplesOf(text, 'downloader_lease_call_total').map(
+    (sample) => `${sample.labels.result} ${sample.value}`,
   );
   return `lease calls: ${counts.join(', ') || 'none'}`;
 }
 
 /** The lease loop's rendered fetches so far: their count and summed duration (/metrics). */
 function leasedRenderTotals(text: string): { count: number; seconds: number } {
-  const series = (suffix: string) =>
-    new RegExp(
-      `^downloader_fetch_duration_seconds_${suffix}\\{entry_name="lease_loop",is_rendered="true"\\} ([\\d.e+-]+)`,
-      'm',
-    ).exec(text)?.[1];
-  return { count: Number(series('count') ?? 0), seconds: Number(series('sum') ?? 0) };
+  const leasedRenders = (name: string) =>
+    samplesOf(text, name).find(
+      ({ labels }) => labels.entry_name === 'lease_loop' && labels.is_rendered === 'true',
+    )?.value ?? 0;
+  return {
+    count: leasedRenders('downloader_fetch_duration_seconds_count'),
+    seconds: leasedRenders('downloader_fetch_duration_seconds_sum'),
+  };
 }
 
 async function runScenario(minIntervalMs: number, options: CrawlOptions): Promise<ScenarioResult> {

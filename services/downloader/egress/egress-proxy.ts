@@ -32,8 +32,9 @@ export interface EgressProxyCounters {
 }
 
 /**
- * The browser's only way out: a forward proxy on 127.0.0.1 that Chromium is pointed at with
- * `--proxy-server` (and `--proxy-bypass-list=<-loopback>`, so loopback targets are proxied too).
+ * The pages' only way out: a forward proxy on 127.0.0.1, the proxy of the browser context every
+ * page renders in (loopback not bypassed, so loopback targets are proxied too; Chromium's own
+ * traffic goes to the BrowserTrafficRefuser instead).
  *
  * Why a proxy rather than request interception: the check must run on the resolved address right
  * before the connection, for every redirect hop and for every subresource, XHR, iframe and

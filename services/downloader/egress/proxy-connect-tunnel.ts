@@ -23,9 +23,9 @@ export async function openProxiedTunnel(
 ): Promise<void> {
   // Node's HTTP server hands a CONNECT's socket over without an error listener. The browser may
   // reset it at any moment — while the destination is still being resolved, too — and an
-  // unheard reset is an uncaught error that takes the whole downloader down.
-  let upstream: Socket | undefined;
-  clientSocket.on('error', () => upstream?.destroy());
+  // unheard reset is an uncaught error that takes the whole downloader down. Destroyed, it closes,
+  // and its close takes the upstream socket down once there is one.
+  clientSocket.on('error', () => clientSocket.destroy());
   let target: URL;
   try {
     target = new URL(`http://${connectRequest.url ?? ''}`);
@@ -55,23 +55,22 @@ export async function openProxiedTunnel(
   }
 
   if (clientSocket.destroyed) return; // the browser gave up while the name was being resolved
-  const tunnel = connect({ host: resolved.address, port, timeout: context.idleTimeoutMs });
-  upstream = tunnel;
-  onUpstreamOpened(tunnel);
-  tunnel.on('timeout', () =>
-    tunnel.destroy(
+  const upstream = connect({ host: resolved.address, port, timeout: context.idleTimeoutMs });
+  onUpstreamOpened(upstream);
+  upstream.on('timeout', () =>
+    upstream.destroy(
       new EgressError('timeout', `tunnel to ${target.host} idle for ${context.idleTimeoutMs} ms`),
     ),
   );
-  tunnel.on('error', fail);
-  clientSocket.on('close', () => tunnel.destroy());
-  tunnel.once('connect', () => {
+  upstream.on('error', fail);
+  clientSocket.on('close', () => upstream.destroy());
+  upstream.once('connect', () => {
     isEstablished = true;
     clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) tunnel.write(head);
-    clientSocket.pipe(tunnel);
+    if (head.length > 0) upstream.write(head);
+    clientSocket.pipe(upstream);
     pipeline(
-      tunnel,
+      upstream,
       createByteLimitStream(context.maxTunnelBytes, `tunnel to ${target.host}`),
       clientSocket,
       (error) => {

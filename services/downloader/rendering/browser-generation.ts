@@ -2,13 +2,11 @@ import type { ChildProcess } from 'node:child_process';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { BLOCKED_URL_PATTERNS } from './blocked-resources';
 import { launchBrowser, type BrowserLaunchSettings } from './browser-launch';
+import { LOOPBACK_NOT_BYPASSED } from './chromium-arguments';
 
 export type { BrowserLaunchSettings } from './browser-launch';
 
 const KILL_WAIT_MS = 2000;
-
-/** Chromium bypasses proxies for loopback by default; a page's loopback targets must be checked. */
-const PAGE_PROXY_BYPASS_LIST = ['<-loopback>'];
 
 async function killAndWait(child: ChildProcess | null): Promise<void> {
   if (child === null || child.exitCode !== null || child.signalCode !== null) return;
@@ -128,7 +126,7 @@ export class BrowserGeneration {
       generation.userAgent = `${await browser.userAgent()} ${settings.crawlerUserAgent}`;
       generation.pageContext = await browser.createBrowserContext({
         proxyServer: settings.pageProxyUrl,
-        proxyBypassList: PAGE_PROXY_BYPASS_LIST,
+        proxyBypassList: [LOOPBACK_NOT_BYPASSED],
       });
       // The launch's initial about:blank tab lives in the default context, where no page renders:
       // closed, it keeps no renderer process (~40 MB) alive for nothing.

@@ -8,6 +8,12 @@
  * BrowserTrafficRefuser, which refuses all of it. The remaining flags keep a headless Chromium
  * from phoning home and keep its cost low on a small machine.
  */
+/**
+ * The proxy bypass list of the browser and of the pages' context: Chromium bypasses proxies for
+ * loopback by default; loopback targets must be checked too.
+ */
+export const LOOPBACK_NOT_BYPASSED = '<-loopback>';
+
 export function chromiumArguments(browserProxyUrl: string): string[] {
   return [
     // Root in a container cannot use the setuid/user-namespace sandbox; the proxy is what keeps
@@ -24,9 +30,7 @@ export function chromiumArguments(browserProxyUrl: string): string[] {
     // WebRTC may send UDP straight to the network; allow only what goes through the proxy.
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     `--proxy-server=${browserProxyUrl}`,
-    // Chromium bypasses proxies for loopback by default; loopback targets must be checked too
-    // (the pages' context repeats it: PAGE_PROXY_BYPASS_LIST).
-    '--proxy-bypass-list=<-loopback>',
+    `--proxy-bypass-list=${LOOPBACK_NOT_BYPASSED}`,
     // Names are resolved by the proxy under the destination policy, never by Chromium itself
     // (the proxy address is a literal, excluded so the proxy stays reachable).
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
