@@ -4,6 +4,7 @@
  * binary and how often a browser is replaced. Concurrency is each contender's own best: the
  * downloader sizes its pool itself, Crawlee autoscales, the bare loop is swept.
  */
+import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from '../../services/downloader/rendering/page-pool';
 
 /** Concurrencies the bare loop runs at; its best is the one it is judged by. */
 export const BARE_LOOP_SWEEP: readonly number[] = [2, 4, 6, 8, 12, 16];
@@ -38,7 +39,7 @@ export const QUIET_WINDOW_MS = 400;
 export const QUIET_WINDOW_CAP_MS = 2000;
 
 /** The engine's default browser recycling; Crawlee's `retireBrowserAfterPageCount` is set to it. */
-export const RECYCLE_AFTER_RENDER_COUNT = 200;
+export const RECYCLE_AFTER_RENDER_COUNT = DEFAULT_RECYCLE_AFTER_RENDER_COUNT;
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -145,6 +145,7 @@ export function renderEngineOptionsOf({
           }
         : undefined,
     recycleAfterRenderCount: settings.recycleAfterRenderCount,
+    rendererProcessLimit: settings.rendererProcessLimit,
     executablePath: settings.chromiumPath,
     userAgent: settings.userAgent,
     settleMs: settings.settleMs,

@@ -8,6 +8,8 @@ import {
   type SettingValues,
 } from '../common/config/settings';
 import { DEFAULT_CRAWLER_USER_AGENT } from './egress/plain-http-fetch';
+import { DEFAULT_RENDERER_PROCESS_LIMIT } from './rendering/chromium-arguments';
+import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from './rendering/page-pool';
 
 /*
  * The downloader's own flags and environment variables (README, "Downloader configuration"),
@@ -87,7 +89,14 @@ export const DOWNLOADER_SETTINGS = {
     'DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT',
     'renders per browser before it is replaced',
     parseAs.wholeNumber(1, 100_000),
-    200,
+    DEFAULT_RECYCLE_AFTER_RENDER_COUNT,
+  ),
+  rendererProcessLimit: setting(
+    '--renderer-process-limit <count>',
+    'DOWNLOADER_RENDERER_PROCESS_LIMIT',
+    'renderer processes per browser at most; pages share them (default: two per core)',
+    parseAs.wholeNumber(1, 1000),
+    DEFAULT_RENDERER_PROCESS_LIMIT,
   ),
   maxContentBytes: setting(
     '--max-content-bytes <bytes>',

@@ -15,6 +15,8 @@ export interface BrowserLaunchSettings {
   /** Runs in every new document of every page before the page's own scripts (main world). */
   readonly newDocumentScript?: string;
   readonly extraArguments?: readonly string[];
+  /** Renderer processes at most (chromium-arguments.ts). */
+  readonly rendererProcessLimit: number;
   /** Where this browser's profile directory is created (and removed when it closes). */
   readonly profiles: BrowserProfiles;
   /** How Chromium is made to die with the downloader (browser-containment.ts). */
@@ -52,7 +54,7 @@ export async function launchBrowser(settings: BrowserLaunchSettings): Promise<La
       .defaultArgs({
         headless: true,
         args: [
-          ...chromiumArguments(settings.browserProxyUrl),
+          ...chromiumArguments(settings.browserProxyUrl, settings.rendererProcessLimit),
           ...(settings.extraArguments ?? []),
           `--user-data-dir=${profileDirectory}`,
         ],

@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * Command-line flags for the render browser, each with its reason.
  *
@@ -14,7 +16,24 @@
  */
 export const LOOPBACK_NOT_BYPASSED = '<-loopback>';
 
-export function chromiumArguments(browserProxyUrl: string): string[] {
+/**
+ * Renderer processes a browser keeps, by default: two per core. Past the limit Chromium puts a new
+ * document into an existing renderer instead of starting one; below it, every navigation of a
+ * reused page to another site started a process (site isolation is off, but a browser-initiated
+ * cross-site navigation still swaps processes) — 0.4 process starts per page in a crawl over 3
+ * hosts, ~130 renderer processes in 30 s. With the limit the same crawl kept 4 processes and ran
+ * at 0.88 of what its rules allowed instead of 0.79–0.83 (`npm run bench:crawl`, 2026-12-01,
+ * 2 cores; a limit of one per core, 0.81, starved the pages of main threads). The price: pages
+ * share a process, so one page's crash or busy main thread touches the others there — each render
+ * still has its own deadline and crash watch, and no page holds a user's secrets for another to
+ * read (the crawler signs in nowhere; site isolation was off already).
+ */
+export const DEFAULT_RENDERER_PROCESS_LIMIT = 2 * availableParallelism();
+
+export function chromiumArguments(
+  browserProxyUrl: string,
+  rendererProcessLimit: number = DEFAULT_RENDERER_PROCESS_LIMIT,
+): string[] {
   return [
     // Root in a container cannot use the setuid/user-namespace sandbox; the proxy is what keeps
     // pages off internal networks.
@@ -44,5 +63,7 @@ export function chromiumArguments(browserProxyUrl: string): string[] {
     '--disable-features=IsolateOrigins,site-per-process,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading',
     // /dev/shm is small in containers; Chromium crashes when it runs out.
     '--disable-dev-shm-usage',
+    // Pages share a few renderer processes instead of starting one per navigation (see above).
+    `--renderer-process-limit=${rendererProcessLimit}`,
   ];
 }

@@ -1,6 +1,16 @@
 import { BrowserGeneration, BrowserLaunchSettings, PooledPage } from './browser-generation';
 import { CountingSemaphore } from './counting-semaphore';
 
+/**
+ * Renders a browser takes before it is replaced, by default. A replacement is a Chromium launch
+ * with its pages and a cold start of every cache, and renders meanwhile are slower; at 200 (the old
+ * default) a crawl at ~11 pages/s paid one every 18 s. 3 hosts at min_interval_ms 200 then ran at
+ * 0.64–0.73 of what the rules allowed (five runs), at 1000 at 0.79–0.83 (five runs; `npm run
+ * bench:crawl`, 2026-12-01, before the renderer process limit); a 10-minute soak at 1000 kept its
+ * RSS within 5.5 % of the median (`npm run soak:render`).
+ */
+export const DEFAULT_RECYCLE_AFTER_RENDER_COUNT = 1000;
+
 export interface PagePoolEvents {
   browserStarted?(generation: BrowserGeneration): void;
   browserLost?(generation: BrowserGeneration): void;

@@ -12,9 +12,10 @@ import {
 } from './browser-containment';
 import { PooledPage, watchForCrash } from './browser-generation';
 import { BrowserProfiles } from './browser-profiles';
+import { DEFAULT_RENDERER_PROCESS_LIMIT } from './chromium-arguments';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
-import { PagePool } from './page-pool';
+import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT, PagePool } from './page-pool';
 import { pendingTimerTrackerSource } from './pending-timer-tracker';
 import {
   monitorEventLoopLag,
@@ -47,7 +48,7 @@ export interface RenderEngineOptions {
   readonly concurrency?: number;
   /** The pool sizes itself within these bounds (pool-sizing/); `concurrency` is then ignored. */
   readonly poolSizing?: PoolSizingOptions;
-  /** Renders per browser before it is replaced. */
+  /** Renders per browser before it is replaced (default DEFAULT_RECYCLE_AFTER_RENDER_COUNT). */
   readonly recycleAfterRenderCount?: number;
   readonly executablePath?: string;
   /** Honest crawler identification; appended to Chromium's UA, used alone for plain fetches. */
@@ -68,6 +69,8 @@ export interface RenderEngineOptions {
   readonly isApiEvidenceCollected?: boolean;
   readonly maxRedirectCount?: number;
   readonly extraChromiumArguments?: readonly string[];
+  /** Renderer processes per browser at most (default DEFAULT_RENDERER_PROCESS_LIMIT). */
+  readonly rendererProcessLimit?: number;
   readonly observer?: RenderEngineObserver;
   /** How long stop() lets renders in flight finish before closing the browser (default 10 s). */
   readonly stopGraceMs?: number;
@@ -174,7 +177,8 @@ export class RenderEngine {
     }
     this.pool = new PagePool({
       size: this.initialSize,
-      recycleAfterRenderCount: this.options.recycleAfterRenderCount ?? 200,
+      recycleAfterRenderCount:
+        this.options.recycleAfterRenderCount ?? DEFAULT_RECYCLE_AFTER_RENDER_COUNT,
       launchSettings: {
         executablePath:
           this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -183,6 +187,7 @@ export class RenderEngine {
         crawlerUserAgent: this.userAgent,
         newDocumentScript: pendingTimerTrackerSource(this.renderSettings.quietWindowCapMs),
         extraArguments: this.options.extraChromiumArguments,
+        rendererProcessLimit: this.options.rendererProcessLimit ?? DEFAULT_RENDERER_PROCESS_LIMIT,
         profiles: this.profiles,
         containment: this.containment,
       },

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { startDemoSite, type DemoSite } from '../../../scripts/demo-site/demo-site';
+import { DestinationPolicy } from '../egress/destination-policy';
+import { refuseNameLookup } from '../egress/egress-test-support';
+import { listProcessTree } from './pool-sizing/proc-stats';
+import { RenderEngine } from './render-engine';
+
+/** Chromium renderer processes under this test process now (pid and start time: unique). */
+function rendererProcesses(): string[] {
+  return listProcessTree(process.pid)
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8').includes('--type=renderer');
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map((entry) => `${entry.pid}@${entry.startTime}`);
+}
+
+/**
+ * Renders 24 pages, 4 at once, each on another host than the page before it, and watches the
+ * renderer processes meanwhile: how many existed at most at once, and how many were started.
+ */
+async function rendererUse(
+  site: DemoSite,
+  rendererProcessLimit: number,
+): Promise<{ mostAtOnce: number; started: number }> {
+  const engine = new RenderEngine({
+    destinationPolicy: new DestinationPolicy({ allowedRanges: [...site.hosts] }),
+    hostLookup: refuseNameLookup,
+    concurrency: 4,
+    rendererProcessLimit,
+  });
+  await engine.start();
+  const seen = new Set<string>();
+  let mostAtOnce = 0;
+  const watch = setInterval(() => {
+    const now = rendererProcesses();
+    mostAtOnce = Math.max(mostAtOnce, now.length);
+    for (const process of now) seen.add(process);
+  }, 20);
+  try {
+    const outcomes = await Promise.all(
+      Array.from({ length: 24 }, (_, index) =>
+        engine.render({
+          url: `${site.baseUrls[index % site.baseUrls.length]}/`,
+          shouldRender: true,
+          waitSelector: null,
+          timeoutMs: 20_000,
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(Array(24).fill('page'));
+  } finally {
+    clearInterval(watch);
+    await engine.stop();
+  }
+  return { mostAtOnce, started: seen.size };
+}
+
+/**
+ * Pages share a few renderer processes (chromium-arguments.ts): a reused page navigating to another
+ * site must not start a process each time.
+ */
+describe('the renderer process limit', () => {
+  let site: DemoSite;
+
+  beforeAll(async () => {
+    site = await startDemoSite({ crawlDelaySeconds: 0 });
+  });
+
+  afterAll(async () => {
+    await site?.stop();
+  });
+
+  test('pages share the limited renderers instead of starting one per cross-site navigation', async () => {
+    const limited = await rendererUse(site, 2);
+    const unlimited = await rendererUse(site, 100);
+    expect(limited.mostAtOnce).toBeLessThanOrEqual(2);
+    expect(limited.started).toBeLessThanOrEqual(2);
+    // Without the limit, navigations to other sites keep starting processes.
+    expect(unlimited.started).toBeGreaterThan(8);
+  }, 60_000);
+});
