@@ -38,7 +38,7 @@ async function rendererUse(
   const watch = setInterval(() => {
     const now = rendererProcesses();
     mostAtOnce = Math.max(mostAtOnce, now.length);
-    for (const process of now) seen.add(process);
+    for (const renderer of now) seen.add(renderer);
   }, 20);
   try {
     const outcomes = await Promise.all(
@@ -77,8 +77,9 @@ describe('the renderer process limit', () => {
   test('pages share the limited renderers instead of starting one per cross-site navigation', async () => {
     const limited = await rendererUse(site, 2);
     const unlimited = await rendererUse(site, 100);
-    expect(limited.mostAtOnce).toBeLessThanOrEqual(2);
-    expect(limited.started).toBeLessThanOrEqual(2);
+    // One more than the limit at most: Chromium may keep a spare renderer ready for a navigation.
+    expect(limited.mostAtOnce).toBeLessThanOrEqual(3);
+    expect(limited.started).toBeLessThanOrEqual(3);
     // Without the limit, navigations to other sites keep starting processes.
     expect(unlimited.started).toBeGreaterThan(8);
   }, 60_000);
