@@ -256,7 +256,7 @@ async function main(): Promise<number> {
   if (options.apiOnly) return runApiRound(options, new AbortController().signal);
   const fixedWarmupCount = BENCH_HOSTS.length * WARMUP_PAGES_PER_HOST;
   const warmupCount = BENCH_HOSTS.length * SELF_SIZING_WARMUP_PAGES_PER_HOST;
-  /** A contender's pages: its warm-up (the last of the warm-up pages), then the measured ones. */
+  /** A contender's pages: its warm-up (a fixed pool: the last few warm-up pages), then the rest. */
   const urlsOf = (urls: readonly string[], key: RunKey) =>
     urls.slice(CONTENDERS[key.name].isSelfSizing ? 0 : warmupCount - fixedWarmupCount);
   const pagesPerRound = Math.ceil(options.pages / options.rounds);
@@ -284,7 +284,8 @@ async function main(): Promise<number> {
     console.log(
       `bench:render — ${site.pages.length} CSR pages over ${site.hosts.length} hosts ` +
         `(${site.hosts[0]}…${site.hosts.at(-1)}); per contender and round ${warmupCount} warm-up ` +
-        `pages for a self-sizing pool, ${fixedWarmupCount} for a fixed one, then ${pagesPerRound} measured pages, ${options.rounds} rounds in alternating order; each at ` +
+        `pages for a self-sizing pool, ${fixedWarmupCount} for a fixed one, then ` +
+        `${pagesPerRound} measured pages, ${options.rounds} rounds in alternating order; each at ` +
         `its best: the downloader self-sized (brake ${MAX_BENCH_CONCURRENCY}), Crawlee autoscaled ` +
         `(1–${MAX_BENCH_CONCURRENCY}), the bare loop swept over ${options.bareSweep.join(', ')}; ` +
         `wait "${WAIT_SELECTOR}", then settled (${SETTLE_MS} ms, at most ${QUIET_WINDOW_MS} ms ` +
