@@ -27,8 +27,23 @@ export function nodeEntryPoint(pathWithoutExtension: string): NodeEntryPoint {
 export function serviceEntryPoint(service: ServiceName, sourceRoot?: string): NodeEntryPoint {
   const servicesDirectory =
     sourceRoot === undefined ? join(__dirname, '..', '..') : join(sourceRoot, 'services');
-  return nodeEntryPoint(join(servicesDirectory, service, 'main'));
+  const entry = nodeEntryPoint(join(servicesDirectory, service, 'main'));
+  return { ...entry, argumentList: [...SERVICE_NODE_FLAGS[service], ...entry.argumentList] };
 }
+
+/**
+ * Flags for Node itself that a service starts with (README: start it with them when you run
+ * `dist/services/<service>/main.js` yourself). The scheduler makes a few short-lived objects for
+ * every URL it admits, leases and settles (decoded records, keys, request bodies), thousands of
+ * URLs a second: with V8's default young generation its scavenges took 16 % of its main thread at
+ * 1M URLs (bench:frontier, 16 workers). Semi-spaces of 64 MiB halve that and cut its CPU per URL by
+ * ~12 % (327/313 → 290/274 µs in alternating runs; 32 MiB: 317), without a higher peak RSS.
+ */
+export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
+  scheduler: ['--max-semi-space-size=64'],
+  downloader: [],
+  sampler: [],
+};
 
 /** True for the structured log line a service prints once its HTTP server listens. */
 export function isListeningLine(line: string): boolean {

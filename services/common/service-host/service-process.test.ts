@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceName } from '../storage/service-name';
-import { serviceEntryPoint } from '../process/service-entry-point';
+import { SERVICE_NODE_FLAGS, serviceEntryPoint } from '../process/service-entry-point';
 import { startServiceProcess, type StartedServiceProcess } from '../testing/service-process';
 
 const token = 'test-service-token-0123456789';
@@ -58,6 +58,15 @@ describe.each(services)('the %s process', (service, title) => {
   afterAll(async () => {
     await running?.stop();
     rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('runs with its Node flags (the scheduler: a larger young generation)', () => {
+    const commandLine = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8').split('\0');
+    const scriptIndex = commandLine.findIndex((part) => /main\.(ts|js)$/.test(part));
+    expect(commandLine.slice(0, scriptIndex)).toEqual(
+      expect.arrayContaining([...SERVICE_NODE_FLAGS[service]]),
+    );
+    if (service === 'scheduler') expect(SERVICE_NODE_FLAGS[service]).not.toHaveLength(0);
   });
 
   it('answers /healthz', async () => {
