@@ -63,6 +63,7 @@ describe.each(services)('the %s process', (service, title) => {
   it('runs with its Node flags (the scheduler: a larger young generation)', () => {
     const commandLine = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8').split('\0');
     const scriptIndex = commandLine.findIndex((part) => /main\.(ts|js)$/.test(part));
+    expect(scriptIndex).toBeGreaterThan(0);
     expect(commandLine.slice(0, scriptIndex)).toEqual(
       expect.arrayContaining([...SERVICE_NODE_FLAGS[service]]),
     );
