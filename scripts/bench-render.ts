@@ -16,7 +16,7 @@
  * Each contender runs in its own process tree; every browser and server is stopped at the end,
  * also on failure or Ctrl-C. Exits 1 when a target is missed.
  *
- *   npm run bench:render -- [--pages 240] [--rounds 2] [--contenders service,crawlee,bare]
+ *   npm run bench:render -- [--pages 360] [--rounds 2] [--contenders service,crawlee,bare]
  *                           [--bare-sweep 2,4,6,8,12,16] [--many-domain-hosts 120]
  *                           [--downloader-arg <flag>]… [--downloader-url <url> --downloader-token <t>]
  *                           [--api-pages 600] [--api-render-pages 120] [--api-only]
@@ -64,17 +64,18 @@ import { computeRunStatistics } from './bench-render/run-statistics';
 
 type ContenderName = 'service' | 'engine' | 'crawlee' | 'bare';
 
-/** The whole benchmark normally takes 7–12 minutes; past this everything is stopped. */
-const RUN_BUDGET_MS = 25 * 60_000;
+/** The whole benchmark normally takes 12–25 minutes; past this everything is stopped. */
+const RUN_BUDGET_MS = 40 * 60_000;
 /** Warm-up pages per host and round: browser start, robots.txt, JIT. */
 const WARMUP_PAGES_PER_HOST = 4;
 /**
  * … and for a contender that sizes its own pool, the time to do so: its best is the size it
- * settles at, not the climb to it. The downloader's pool needs ~30 s to reach 16 pages
- * (throughput-probe.ts); with 4 pages per host (~3 s) its rounds measured the climb (4 → 11
- * within a round). Crawlee's AutoscaledPool gets the same warm-up.
+ * settles at, not the climb to it. The downloader's pool needs ~45 s to reach 16 pages (CPU
+ * headroom to ~10, then throughput-probe.ts), ~450 pages on the 2-core machine; with 4 pages per
+ * host (~3 s) its rounds measured the climb (4 → 11 within a round), with 40 (~30 s) the last
+ * probes. Crawlee's AutoscaledPool gets the same warm-up.
  */
-const SELF_SIZING_WARMUP_PAGES_PER_HOST = 40;
+const SELF_SIZING_WARMUP_PAGES_PER_HOST = 60;
 
 const CONTENDERS: Record<
   ContenderName,
@@ -132,7 +133,7 @@ function parseOptions(): BenchOptions {
       '--pages <count>',
       'measured pages per contender over all rounds (each round adds warm-up pages)',
       integerFrom(1, 4000),
-      240,
+      360,
     )
     .option('--rounds <count>', 'rounds; each runs every contender once', integerFrom(1, 20), 2)
     .option('--contenders <list>', 'which to run, in order', contenderList, [

@@ -28,8 +28,8 @@ const DOWNLOADER_PAGE_SCRIPT = `
     event_loop_lagging: 'shrunk: event loop lagging',
     demand_low: 'shrunk: pages idle',
     brake_lowered: 'shrunk: brake lowered',
-    throughput_probe: 'grown: trying more pages (pages/s rose so far)',
-    throughput_flat: 'shrunk: more pages did not help'
+    throughput_probe: 'grown: trying more pages (kept so far: pages/s rose or held)',
+    throughput_flat: 'shrunk: more pages did not pay'
   };
   var ENTRY_LABELS = {
     lease_loop: 'A · lease loop',

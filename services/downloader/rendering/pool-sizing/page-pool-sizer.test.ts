@@ -70,7 +70,7 @@ describe('PagePoolSizer', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  test('grows a full pool while the CPU has room; on a full CPU keeps a page more only if pages/s rise', async () => {
+  test('grows a full pool while the CPU has room; on a full CPU keeps pages that do not lower pages/s, up to twice the size at which the CPU filled', async () => {
     const pool = new FakePool(2);
     const machine = new FakeMachine();
     const { sizer, changes } = startSizer(pool, machine, { value: 16 });
@@ -97,18 +97,28 @@ describe('PagePoolSizer', () => {
       lastChange: { reason: 'processor_headroom', toSize: 5 },
       lastWindow: { machineCpuBusyRatio: expect.closeTo(0.96, 2), demandRatio: 1 },
     });
-    // Two windows measured at 5 pages: one page more, to see whether pages/s rise …
+    // Two windows measured at 5 pages: one page more, to see what it does to pages/s …
     pool.completedCount += 30;
     await jest.advanceTimersByTimeAsync(3000);
     expect(changes.at(-1)).toMatchObject({ fromSize: 5, toSize: 6, reason: 'throughput_probe' });
-    // … they do not (the same 10 pages/s): back to 5.
-    pool.busyCount = 6;
-    pool.completedCount += 30;
-    await jest.advanceTimersByTimeAsync(3000);
-    pool.completedCount += 30;
-    await jest.advanceTimersByTimeAsync(3000);
-    expect(changes.at(-1)).toMatchObject({ fromSize: 6, toSize: 5, reason: 'throughput_flat' });
-    expect(pool.size).toBe(5);
+    // … nothing measurable (the same 10 pages/s), and 6 is within twice the 5 pages at which the
+    // CPU filled: kept, and the next step is two pages; 8 pages cost nothing either: kept …
+    const windowsAt = async (size: number, count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        pool.busyCount = size;
+        pool.completedCount += 30;
+        await jest.advanceTimersByTimeAsync(3000);
+      }
+    };
+    // (Two windows judge the step; the third, counted for the new size, starts the next.)
+    await windowsAt(6, 3);
+    expect(changes.at(-1)).toMatchObject({ fromSize: 6, toSize: 8, reason: 'throughput_probe' });
+    await windowsAt(8, 3);
+    expect(changes.at(-1)).toMatchObject({ fromSize: 8, toSize: 12, reason: 'throughput_probe' });
+    // … but 12 is past 10: flat pages/s there send the pool back to 8.
+    await windowsAt(12, 2);
+    expect(changes.at(-1)).toMatchObject({ fromSize: 12, toSize: 8, reason: 'throughput_flat' });
+    expect(pool.size).toBe(8);
     sizer.stop();
   });
 
@@ -135,9 +145,9 @@ describe('PagePoolSizer', () => {
     // Now the CPU is saturated and tasks wait for it: without the proof this would shrink.
     machine.cpu = 1;
     machine.stall = 0.8;
-    // (It also tries 6 pages — no gain at 12 pages/s — and goes back to 5.)
+    // (It also tries 7 pages — fewer pages/s there — and goes back to 5.)
     for (let window = 0; window < 9; window += 1) {
-      pool.completedCount += 36;
+      pool.completedCount += pool.size > 5 ? 27 : 36;
       await jest.advanceTimersByTimeAsync(3000);
     }
     expect(changes.map((change) => change.reason)).toEqual([

@@ -8,6 +8,7 @@ import {
   type PoolWindow,
 } from './pool-size-policy';
 import {
+  FREE_GROWTH_FACTOR,
   IDLE_PROBE,
   PROBE_COOLDOWN_WINDOWS,
   stepThroughputProbe,
@@ -94,9 +95,17 @@ export class PagePoolSizer {
    */
   private provenSize = 0;
   private provenWindowsLeft = 0;
+  /**
+   * The size at which the CPU filled: where the CPU rules last grew the pool to (or any rule
+   * took it below). The probe keeps pages that cost nothing up to FREE_GROWTH_FACTOR times it —
+   * a shrink for a saturated CPU lowers it, nothing but CPU headroom raises it, so the probe's
+   * own steps never move their own limit.
+   */
+  private cpuFilledSize: number;
 
   constructor(private readonly options: PagePoolSizerOptions) {
     this.now = options.now ?? Date.now;
+    this.cpuFilledSize = options.pool.size;
     this.lastChange = {
       fromSize: options.pool.size,
       toSize: options.pool.size,
@@ -252,6 +261,7 @@ export class PagePoolSizer {
         isEligible: decision === undefined && isThroughputProbeWindow(window, history),
       },
       maxSize,
+      FREE_GROWTH_FACTOR * this.cpuFilledSize,
     );
     if (this.probe.kind === 'probing' && probe.state.kind === 'measuring') {
       this.provenSize = size;
@@ -267,6 +277,10 @@ export class PagePoolSizer {
     if (size === fromSize) return;
     this.options.pool.resize(size);
     if (size < fromSize) this.windowsSinceShrink = 0;
+    if (reason === 'processor_headroom') this.cpuFilledSize = size;
+    else if (size < fromSize && reason !== 'throughput_flat') {
+      this.cpuFilledSize = Math.min(this.cpuFilledSize, size);
+    }
     // A new size needs its own measurements: the old ones say nothing about it.
     this.saturatedWindowCount = 0;
     this.recentPeaks.length = 0;

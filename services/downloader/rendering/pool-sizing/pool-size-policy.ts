@@ -16,7 +16,8 @@
  *  - it asks the kernel whether runnable tasks wait for a CPU (pressure stall information) before
  *    calling a full CPU "too many pages";
  *  - on a full CPU, where CPU figures cannot tell whether one more page helps, it asks the pages:
- *    the throughput probe (throughput-probe.ts) keeps a page more only if pages/s rose;
+ *    the throughput probe (throughput-probe.ts) keeps more pages when pages/s rose, or did not
+ *    fall while the pool stays within twice the size at which the CPU filled;
  *  - memory is the proportional set size of the tree against what the kernel can still give
  *    (MemAvailable, within a cgroup limit), not RSS (which counts Chromium's shared pages once
  *    per process).

@@ -1,6 +1,7 @@
 import {
   IDLE_PROBE,
   isRealGain,
+  isRealLoss,
   PROBE_COOLDOWN_WINDOWS,
   stepThroughputProbe,
   type ProbeState,
@@ -13,6 +14,8 @@ function run(
   windowCount: number,
   startSize = 4,
   maxSize = 16,
+  /** 0: every step must pay (no free growth). */
+  freeGrowthLimit = 0,
 ): { sizes: number[]; reasons: string[]; state: ProbeState } {
   let state: ProbeState = IDLE_PROBE;
   let size = startSize;
@@ -23,6 +26,7 @@ function run(
       state,
       { size, completedPerSecond: rateAtSize(size), isEligible: true },
       maxSize,
+      freeGrowthLimit,
     );
     state = step.state;
     if (step.resize !== undefined) {
@@ -69,6 +73,7 @@ describe('the throughput probe', () => {
       IDLE_PROBE,
       { size: 4, completedPerSecond: 6, isEligible: true },
       16,
+      0,
     );
     expect(measuring.state.kind).toBe('measuring');
     expect(
@@ -76,6 +81,7 @@ describe('the throughput probe', () => {
         measuring.state,
         { size: 4, completedPerSecond: 6, isEligible: false },
         16,
+        0,
       ).state,
     ).toEqual(IDLE_PROBE);
     const probing: ProbeState = {
@@ -87,8 +93,33 @@ describe('the throughput probe', () => {
       step: 1,
     };
     expect(
-      stepThroughputProbe(probing, { size: 5, completedPerSecond: 6, isEligible: false }, 16).state,
+      stepThroughputProbe(probing, { size: 5, completedPerSecond: 6, isEligible: false }, 16, 0)
+        .state,
     ).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });
+  });
+
+  test('keeps pages that cost nothing up to its free-growth limit, then steps back from the first step past it', () => {
+    // Flat from 4 pages on: 4 → 5 → 7 kept for free (limit 8), 7 → 11 past it: back to 7.
+    const flat = run(() => 9, 10, 4, 16, 8);
+    expect(flat.sizes).toEqual([5, 7, 11, 7]);
+    expect(flat.reasons).toEqual([
+      'throughput_probe',
+      'throughput_probe',
+      'throughput_probe',
+      'throughput_flat',
+    ]);
+    // A step that pays is kept beyond the limit, as before.
+    expect(run((size) => size, 12, 4, 16, 8).sizes).toEqual([5, 7, 11, 16]);
+  });
+
+  test('a step that lowers pages/s by more than chance is undone even within the limit', () => {
+    const falling = run((size) => (size > 5 ? 8 : 10), 7, 4, 16, 32);
+    expect(falling.sizes).toEqual([5, 7, 5]);
+    expect(falling.reasons.at(-1)).toBe('throughput_flat');
+    expect(falling.state).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });
+    expect(isRealLoss([10, 10], [8, 8])).toBe(true);
+    // A dip inside the windows' own noise is no loss.
+    expect(isRealLoss([10, 12], [10, 11])).toBe(false);
   });
 
   test('a gain inside the windows own noise does not pay; a gain beyond it does', () => {
@@ -112,7 +143,12 @@ describe('the throughput probe', () => {
     ];
     const resizes: number[] = [];
     for (const [size, completedPerSecond] of windows) {
-      const step = stepThroughputProbe(state, { size, completedPerSecond, isEligible: true }, 16);
+      const step = stepThroughputProbe(
+        state,
+        { size, completedPerSecond, isEligible: true },
+        16,
+        0,
+      );
       state = step.state;
       if (step.resize !== undefined) resizes.push(step.resize.size);
     }
