@@ -10,7 +10,6 @@ import {
 import {
   FREE_GROWTH_FACTOR,
   IDLE_PROBE,
-  PROBE_COOLDOWN_WINDOWS,
   stepThroughputProbe,
   type ProbeState,
 } from './throughput-probe';
@@ -89,12 +88,13 @@ export class PagePoolSizer {
   private windowStartCompletedCount = 0;
   private probe: ProbeState = IDLE_PROBE;
   /**
-   * A size the throughput probe showed to bring more pages/s, and for how many windows that
-   * evidence holds: a saturated CPU alone does not take the pool below it meanwhile (the pages
-   * said more of them help; only memory, the event loop or the brake may).
+   * The size the throughput probe last kept: pages/s there rose, or did not fall. A saturated
+   * CPU alone does not take the pool below it — the pages themselves answered that question, and
+   * the CPU rule would only start a sawtooth (a soak went 16 → 9 → 16 over and over, one page per
+   * 9 s, once a 15-window proof expired); memory, the event loop, idle demand and the brake still
+   * may.
    */
   private provenSize = 0;
-  private provenWindowsLeft = 0;
   /**
    * The size at which the CPU filled: where the CPU rules last grew the pool to (or any rule
    * took it below). The probe keeps pages that cost nothing up to FREE_GROWTH_FACTOR times it —
@@ -245,12 +245,7 @@ export class PagePoolSizer {
     if (decision?.reason === 'brake_lowered') {
       decision = { ...decision, size: this.brakeSizeNow() };
     }
-    this.provenWindowsLeft = Math.max(0, this.provenWindowsLeft - 1);
-    if (
-      decision?.reason === 'processor_saturated' &&
-      this.provenWindowsLeft > 0 &&
-      size <= this.provenSize
-    ) {
+    if (decision?.reason === 'processor_saturated' && size <= this.provenSize) {
       decision = undefined;
     }
     const probe = stepThroughputProbe(
@@ -265,7 +260,6 @@ export class PagePoolSizer {
     );
     if (this.probe.kind === 'probing' && probe.state.kind === 'measuring') {
       this.provenSize = size;
-      this.provenWindowsLeft = PROBE_COOLDOWN_WINDOWS;
     }
     this.probe = probe.state;
     const next = decision ?? probe.resize;

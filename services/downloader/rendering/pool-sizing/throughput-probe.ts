@@ -90,7 +90,7 @@ function standardErrorOfGain(before: readonly number[], after: readonly number[]
   return Math.sqrt(variance / before.length + variance / after.length);
 }
 
-/** Whether `to` differs from `from` by at least MIN_GAIN_RATIO of `from` and by more than chance. */
+/** Whether `to` rose above `from` by at least MIN_GAIN_RATIO of `from` and by more than chance. */
 function isRealRise(from: readonly number[], to: readonly number[]): boolean {
   const rise = mean(to) - mean(from);
   return (
