@@ -38,6 +38,14 @@ function run(
   return { sizes, reasons, state };
 }
 
+/** Three steps up (4 → 5 → 7 → 11), the last undone. */
+const THREE_STEPS_THEN_BACK = [
+  'throughput_probe',
+  'throughput_probe',
+  'throughput_probe',
+  'throughput_flat',
+];
+
 describe('the throughput probe', () => {
   test('keeps adding pages, twice as many each time, while they bring more pages/s; then steps back and rests', () => {
     // Pages/s rise to 6 pages, then stay flat.
@@ -46,12 +54,7 @@ describe('the throughput probe', () => {
     // flat) → back to 7 after 10 windows.
     const result = run(rate, 10 + PROBE_COOLDOWN_WINDOWS);
     expect(result.sizes).toEqual([5, 7, 11, 7]);
-    expect(result.reasons).toEqual([
-      'throughput_probe',
-      'throughput_probe',
-      'throughput_probe',
-      'throughput_flat',
-    ]);
+    expect(result.reasons).toEqual(THREE_STEPS_THEN_BACK);
     // Then it rests PROBE_COOLDOWN_WINDOWS windows, measures 7 again and tries one page more.
     expect(run(rate, 10 + PROBE_COOLDOWN_WINDOWS + 2).sizes).toEqual([5, 7, 11, 7, 8]);
   });
@@ -102,12 +105,7 @@ describe('the throughput probe', () => {
     // Flat from 4 pages on: 4 → 5 → 7 kept for free (limit 8), 7 → 11 past it: back to 7.
     const flat = run(() => 9, 10, 4, 16, 8);
     expect(flat.sizes).toEqual([5, 7, 11, 7]);
-    expect(flat.reasons).toEqual([
-      'throughput_probe',
-      'throughput_probe',
-      'throughput_probe',
-      'throughput_flat',
-    ]);
+    expect(flat.reasons).toEqual(THREE_STEPS_THEN_BACK);
     // A step that pays is kept beyond the limit, as before.
     expect(run((size) => size, 12, 4, 16, 8).sizes).toEqual([5, 7, 11, 16]);
   });
