@@ -96,8 +96,8 @@ export class PagePoolSizer {
    */
   private provenSize = 0;
   /**
-   * The size at which the CPU filled: where the CPU rules last grew the pool to (or any rule
-   * took it below). The probe keeps pages that cost nothing up to FREE_GROWTH_FACTOR times it —
+   * The size at which the CPU filled: where CPU headroom last grew the pool to (or any rule but
+   * the probe's own step back took it below). The probe keeps pages that cost nothing up to FREE_GROWTH_FACTOR times it —
    * a shrink for a saturated CPU lowers it, nothing but CPU headroom raises it, so the probe's
    * own steps never move their own limit.
    */

@@ -13,9 +13,11 @@
  *    sizer). On a full CPU each further page brings a few per cent at most (the bare puppeteer
  *    loop on the 2-core bench machine: 15.15 → 15.73 → 16.61 pages/s at 8 → 12 → 16 pages) —
  *    below the 5 % floor and inside the noise of the seconds a probe can afford — so a rule
- *    that demanded proof of every step stopped at 9–11 pages, where a pool of 16 rendered 4–10 %
- *    more (bench:render, 2026-12-01/02). Within the limit, more pages cost little CPU: they share
- *    the renderer processes (two per core), and the memory rules still watch them;
+ *    that demanded proof of every step stopped at 9–11 pages, while the bare loop's best was at
+ *    16 in most sweeps and the downloader fixed at 16 rendered 4 % more than self-sized at 9–11
+ *    in one pair of runs (bench:render, 2026-12-01/02; differences of this size sit inside the
+ *    machine's run-to-run drift). Within the limit, more pages cost little CPU: they share the
+ *    renderer processes (two per core), and the memory rules still watch them;
  *  - beyond the limit, or when pages/s fell, the step is undone whole, back to the last size
  *    that was kept, and the probe waits a while before trying again (conditions change: other
  *    load, other pages). Without the noise test, 5 % judged over ~6 s of completions — a few
