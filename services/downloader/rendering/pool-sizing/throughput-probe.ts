@@ -92,24 +92,20 @@ function standardErrorOfGain(before: readonly number[], after: readonly number[]
   return Math.sqrt(variance / before.length + variance / after.length);
 }
 
-/** Whether `to` rose above `from` by at least MIN_GAIN_RATIO of `from` and by more than chance. */
-function isRealRise(from: readonly number[], to: readonly number[]): boolean {
-  const rise = mean(to) - mean(from);
-  return (
-    rise > 0 &&
-    rise >= mean(from) * MIN_GAIN_RATIO &&
-    rise > NOISE_MARGIN * standardErrorOfGain(from, to)
-  );
-}
-
 /** Whether pages/s at the probed size beat those at the size before by more than chance. */
 export function isRealGain(baseRates: readonly number[], rates: readonly number[]): boolean {
-  return isRealRise(baseRates, rates);
+  const gain = mean(rates) - mean(baseRates);
+  return (
+    gain > 0 &&
+    gain >= mean(baseRates) * MIN_GAIN_RATIO &&
+    gain > NOISE_MARGIN * standardErrorOfGain(baseRates, rates)
+  );
 }
 
 /** Whether pages/s at the probed size fell below those at the size before by more than chance. */
 export function isRealLoss(baseRates: readonly number[], rates: readonly number[]): boolean {
-  return isRealRise(rates, baseRates);
+  // The same test with the sizes swapped: the smaller pool beat the bigger one.
+  return isRealGain(rates, baseRates);
 }
 
 /**
