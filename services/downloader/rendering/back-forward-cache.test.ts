@@ -1,0 +1,57 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { DestinationPolicy } from '../egress/destination-policy';
+import { refuseNameLookup } from '../egress/egress-test-support';
+import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
+import { RenderEngine } from './render-engine';
+
+// A reused page must not keep the documents it navigated away from (chromium-arguments.ts): with
+// Chromium's back/forward cache on, each one stays alive, frozen, in the renderer. The page tells
+// the origin how it was left — `pagehide` says `persisted: true` when the document went into the
+// cache instead of being unloaded.
+
+const HOST = '127.0.0.13';
+const PAGE =
+  '<!doctype html><html lang="en"><title>page</title><main id="content">text</main><script>' +
+  "addEventListener('pagehide', function (event) {" +
+  " navigator.sendBeacon('/left?persisted=' + event.persisted); });" +
+  '</script></html>';
+
+let origin: ScriptedOrigin;
+let engine: RenderEngine;
+
+beforeAll(async () => {
+  origin = await startScriptedOrigin(HOST, (path) =>
+    path.startsWith('/left') ? { status: 204, body: '' } : { status: 200, body: PAGE },
+  );
+  engine = new RenderEngine({
+    destinationPolicy: new DestinationPolicy({ allowedRanges: [HOST] }),
+    hostLookup: refuseNameLookup,
+    // One page: the second render navigates the page that showed the first.
+    concurrency: 1,
+  });
+  await engine.start();
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  await origin?.close();
+});
+
+async function render(path: string): Promise<void> {
+  const outcome = await engine.render({
+    url: `${origin.baseUrl}${path}`,
+    shouldRender: true,
+    waitSelector: '#content',
+    timeoutMs: 15_000,
+  });
+  expect(outcome.kind).toBe('page');
+}
+
+test('a page navigating on unloads the document it leaves instead of caching it', async () => {
+  await render('/first');
+  await render('/second');
+  const left = (): string[] => origin.requestedPaths.filter((path) => path.startsWith('/left'));
+  // The beacon is sent as the first page is left; it may arrive after the second render ends.
+  for (let attempt = 0; attempt < 50 && left().length === 0; attempt += 1) await delay(100);
+  expect(left()).toEqual(['/left?persisted=false']);
+}, 60_000);
