@@ -115,6 +115,7 @@ interface BenchOptions {
   apiPages: number;
   apiRenderPages: number;
   apiOnly: boolean;
+  cacheablePages: boolean;
   downloaderUrl?: string;
   downloaderToken?: string;
   downloaderArg: string[];
@@ -166,6 +167,11 @@ function parseOptions(): BenchOptions {
       API_ROUND_RENDER_TASK_COUNT,
     )
     .option('--api-only', 'run only the api-path round', false)
+    .option(
+      '--cacheable-pages',
+      'serve the item pages cacheable (no-cache) instead of no-store, as most sites serve HTML',
+      false,
+    )
     .option(...DOWNLOADER_ARGUMENT_OPTION)
     .option(
       '--downloader-url <url>',
@@ -276,14 +282,17 @@ async function main(): Promise<number> {
     });
   }
 
-  const site = await startBenchSite(BENCH_HOSTS, warmupCount + pagesPerRound);
+  const site = await startBenchSite(BENCH_HOSTS, warmupCount + pagesPerRound, {
+    isPageCacheable: options.cacheablePages,
+  });
   let exitCode = 0;
   try {
     const urls = site.pages.map((page) => page.url);
     const warmupUrls = new Set(urls.slice(0, warmupCount));
+    const pageCaching = options.cacheablePages ? 'cacheable' : 'no-store';
     const keys = runKeysOf(options);
     console.log(
-      `bench:render — ${site.pages.length} CSR pages over ${site.hosts.length} hosts ` +
+      `bench:render — ${site.pages.length} CSR pages (${pageCaching}) over ${site.hosts.length} hosts ` +
         `(${site.hosts[0]}…${site.hosts.at(-1)}); per contender and round ${warmupCount} warm-up ` +
         `pages for a self-sizing pool, ${fixedWarmupCount} for a fixed one, then ` +
         `${pagesPerRound} measured pages, ${options.rounds} rounds in alternating order; each at ` +

@@ -29,6 +29,17 @@ interface HostContext {
   readonly site: { baseUrls: readonly string[]; pages: readonly BenchPage[] };
   readonly assets: ReturnType<typeof staticAssets>;
   readonly lastModified: Date;
+  readonly pageCacheControl: string;
+}
+
+export interface BenchSiteOptions {
+  /**
+   * Serve the item pages as most sites serve HTML — cacheable, revalidated (`no-cache`) — instead
+   * of `no-store`. A `no-store` document barely stays in Chromium's back/forward cache, which hides
+   * what keeping left documents costs a reused page (chromium-arguments.ts). Default false, the
+   * pages every earlier figure was measured on.
+   */
+  readonly isPageCacheable?: boolean;
 }
 
 /** `/api/items/<n>/<part>?status=&delay_ms=`: the status and delay the page's plan asked for. */
@@ -60,7 +71,7 @@ function route(request: IncomingMessage, response: ServerResponse, context: Host
   if (page !== undefined && page.hostIndex === context.hostIndex) {
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
+      'cache-control': context.pageCacheControl,
     });
     response.end(renderBenchPageHtml(page));
     return;
@@ -94,6 +105,7 @@ async function close(server: Server): Promise<void> {
 export async function startBenchSite(
   hosts: readonly string[],
   pageCount: number,
+  options: BenchSiteOptions = {},
 ): Promise<BenchSite> {
   const accessLog = new OriginAccessLog();
   const site: { baseUrls: string[]; pages: BenchPage[] } = { baseUrls: [], pages: [] };
@@ -103,7 +115,13 @@ export async function startBenchSite(
   const servers: Server[] = [];
   try {
     for (const [hostIndex, host] of hosts.entries()) {
-      const context: HostContext = { hostIndex, site, assets, lastModified };
+      const context: HostContext = {
+        hostIndex,
+        site,
+        assets,
+        lastModified,
+        pageCacheControl: options.isPageCacheable === true ? 'no-cache' : 'no-store',
+      };
       const server = createServer((request, response) => {
         accessLog.recordWhenClosed(host, request, response);
         route(request, response, context);

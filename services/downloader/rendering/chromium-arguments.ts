@@ -34,10 +34,12 @@ export const DEFAULT_RENDERER_PROCESS_LIMIT = 2 * availableParallelism();
  * BACK_FORWARD_CACHE_NOTE — why the back/forward cache is off. A pooled page goes from one URL
  * to the next; with the cache on (Chromium's default, headless included), a document it leaves
  * stays alive in its renderer, frozen, for a "back" a crawler never takes (back-forward-cache.test.ts
- * sees it happen even to a `no-store` page). 16 reused pages, 640 navigations over the bench pages
- * served cacheable (2026-12-02, 2 cores, two runs each): peak PSS of the process tree 949 / 1012 MB
- * with the cache, 756 / 735 MB without; CPU 201 / 174 vs 144 / 168 ms per page. Over the bench's
- * own `no-store` pages it made no difference (757 / 745 vs 734 / 740 MB).
+ * sees it happen even to a `no-store` page). Over cacheable pages (`npm run bench:render --
+ * --contenders service,bare --bare-sweep 16 --rounds 1 --pages 500 --many-domain-hosts 0
+ * --api-pages 0 --cacheable-pages`, 2026-12-02, 2 cores, two alternating pairs) the downloader
+ * peaked at 1177 / 1083 MB PSS with the cache and 876 / 815 MB without, rendered 12.89 / 12.87 vs
+ * 14.47 / 14.39 pages/s at 135 / 134 vs 119 / 121 ms CPU per page; the bare loop, which shares
+ * these flags, moved alike. Over the bench's default `no-store` pages it made no difference.
  */
 
 export function chromiumArguments(
