@@ -51,7 +51,9 @@ test('a page navigating on unloads the document it leaves instead of caching it'
   await render('/first');
   await render('/second');
   const left = (): string[] => origin.requestedPaths.filter((path) => path.startsWith('/left'));
-  // The beacon is sent as the first page is left; it may arrive after the second render ends.
+  // The beacon is sent as the first page is left; it may arrive after the second render ends, and
+  // the second page may be left too by then (an idle page goes to about:blank after 500 ms).
   for (let attempt = 0; attempt < 50 && left().length === 0; attempt += 1) await delay(100);
-  expect(left()).toEqual(['/left?persisted=false']);
+  expect(left().length).toBeGreaterThan(0);
+  expect(new Set(left())).toEqual(new Set(['/left?persisted=false']));
 }, 60_000);
