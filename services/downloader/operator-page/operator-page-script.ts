@@ -144,9 +144,10 @@ const DOWNLOADER_PAGE_SCRIPT = `
       renderSummary(view.summary);
       renderDomains(view);
       renderEntries(view);
-      page.setStatus('Updated ' + view.summary.generated_at + ' (window ' + view.summary.window_seconds / 3600 + ' h).', false);
       return page.send('GET', '/v1/operator/page-pool').then(function (pool) {
         if (pool.status === 200) renderPagePool(pool.body);
+        // Only now: "Updated" means the whole view is drawn, the page pool included.
+        page.setStatus('Updated ' + view.summary.generated_at + ' (window ' + view.summary.window_seconds / 3600 + ' h).', false);
       });
     });
   }

@@ -47,17 +47,7 @@ beforeAll(async () => {
   idle = await startTestDownloader({ allowDestinations: site.hosts });
   // The page is on the downloader's loopback address; nothing else resolves.
   browser = await launchTestBrowser(['127.0.0.1']);
-  page = await browser.newPage();
-  await page.goto(`${downloader.url}/operator#token=${TEST_DOWNLOADER_TOKEN}`);
-  // The view is shown once the whole first load is in — the domain table first, then the page
-  // pool: waiting for the table rows alone raced the page pool's answer on a busy machine.
-  await page.waitForFunction(
-    () =>
-      document.querySelectorAll('#domain-table tbody tr').length === 2 &&
-      document.getElementById('view')?.hidden === false,
-    // Generous, as openOperatorPage's: other Chromium tests may be running.
-    { timeout: 30_000 },
-  );
+  ({ page } = await openOperatorPage(browser, downloader.url, TEST_DOWNLOADER_TOKEN));
 }, 90_000);
 
 afterAll(async () => {
