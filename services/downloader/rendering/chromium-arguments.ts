@@ -42,6 +42,22 @@ export const DEFAULT_RENDERER_PROCESS_LIMIT = 2 * availableParallelism();
  * these flags, moved alike. Over the bench's default `no-store` pages it made no difference.
  */
 
+/*
+ * OMNIBOX_WEBUI_NOTE — why the omnibox popup's WebUI is off. Chromium (156 here) gives every
+ * browser window, headless ones included, an omnibox whose suggestion popup is a WebUI page
+ * (chrome://omnibox-popup.top-chrome/, with its AI-mode variant), preloaded in a renderer process
+ * of its own (`--top-chrome-webui`). Nobody ever opens it in a crawler: ~60 MB PSS, and it counts
+ * towards --renderer-process-limit, so the pages had one renderer fewer than the limit says (3 of
+ * 4 on 2 cores). Features WebUIOmniboxPopup and WebUIOmniboxAimPopup off: no such renderer
+ * (browser-ui-renderer.test.ts, which also catches a Chromium that renames them — unknown names in
+ * --disable-features are ignored). `npm run bench:render -- --contenders service --rounds 1
+ * --pages 400 --many-domain-hosts 0 --api-pages 0`, 2026-12-02, 2 cores, alternating: with the
+ * popup 8.70 / 8.01 pages/s at 187 / 190 ms CPU per page, peak PSS 825 / 808 MB; without it
+ * 9.41 / 9.75 / 9.53 pages/s at 172 / 164 / 165 ms, 807 / 759 / 688 MB (the peak follows the
+ * pool's size, 10–16 pages). A limit of 3 without the popup: 9.24 / 9.01 pages/s, 753 / 757 MB;
+ * of 5: 9.96, 881 MB — the default stays two per core.
+ */
+
 export function chromiumArguments(
   browserProxyUrl: string,
   rendererProcessLimit: number = DEFAULT_RENDERER_PROCESS_LIMIT,
@@ -72,11 +88,12 @@ export function chromiumArguments(
     // page's own CDP session (no out-of-process-iframe sessions to chase), and two cores are spared
     // a process per site.
     '--disable-site-isolation-trials',
-    // BackForwardCache: see BACK_FORWARD_CACHE_NOTE above.
-    '--disable-features=IsolateOrigins,site-per-process,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading,BackForwardCache',
+    // BackForwardCache: see BACK_FORWARD_CACHE_NOTE above; WebUIOmnibox*: OMNIBOX_WEBUI_NOTE.
+    '--disable-features=IsolateOrigins,site-per-process,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     // /dev/shm is small in containers; Chromium crashes when it runs out.
     '--disable-dev-shm-usage',
-    // Pages share a few renderer processes instead of starting one per navigation (see above).
+    // Pages share a few renderer processes instead of starting one per navigation (see above); the
+    // limit counts every renderer, Chromium's own WebUI ones too (OMNIBOX_WEBUI_NOTE).
     `--renderer-process-limit=${rendererProcessLimit}`,
   ];
 }

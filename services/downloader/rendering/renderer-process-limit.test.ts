@@ -1,22 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { startDemoSite, type DemoSite } from '../../../scripts/demo-site/demo-site';
 import { DestinationPolicy } from '../egress/destination-policy';
 import { refuseNameLookup } from '../egress/egress-test-support';
-import { listProcessTree } from './pool-sizing/proc-stats';
+import { chromiumRenderers } from '../testing/chromium-processes';
 import { RenderEngine } from './render-engine';
-
-/** Chromium renderer processes under this test process now (pid and start time: unique). */
-function rendererProcesses(): string[] {
-  return listProcessTree(process.pid)
-    .filter((entry) => {
-      try {
-        return readFileSync(`/proc/${entry.pid}/cmdline`, 'utf8').includes('--type=renderer');
-      } catch {
-        return false; // exited meanwhile
-      }
-    })
-    .map((entry) => `${entry.pid}@${entry.startTime}`);
-}
 
 /**
  * Renders 24 pages, 4 at once, each on another host than the page before it, and watches the
@@ -36,7 +22,7 @@ async function rendererUse(
   const seen = new Set<string>();
   let mostAtOnce = 0;
   const watch = setInterval(() => {
-    const now = rendererProcesses();
+    const now = chromiumRenderers().map((renderer) => renderer.identity);
     mostAtOnce = Math.max(mostAtOnce, now.length);
     for (const renderer of now) seen.add(renderer);
   }, 20);

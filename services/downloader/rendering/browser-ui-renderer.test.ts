@@ -1,0 +1,62 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { DestinationPolicy } from '../egress/destination-policy';
+import { refuseNameLookup } from '../egress/egress-test-support';
+import { chromiumRenderers } from '../testing/chromium-processes';
+import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
+import { RenderEngine } from './render-engine';
+
+// The render browser starts no renderer for Chromium's own user interface (chromium-arguments.ts,
+// OMNIBOX_WEBUI_NOTE): every browser window preloads its omnibox popup as a WebUI page in a
+// renderer of its own, marked --top-chrome-webui — ~60 MB of PSS for a popup nobody opens.
+
+const HOST = '127.0.0.14';
+const PAGE =
+  '<!doctype html><html lang="en"><title>page</title><main id="content">text</main></html>';
+
+let origin: ScriptedOrigin;
+
+beforeAll(async () => {
+  origin = await startScriptedOrigin(HOST, () => ({ status: 200, body: PAGE }));
+});
+
+afterAll(async () => {
+  await origin?.close();
+});
+
+test('no renderer process is started for the browser user interface', async () => {
+  const seen = new Map<string, string>();
+  const watch = setInterval(() => {
+    for (const renderer of chromiumRenderers()) seen.set(renderer.identity, renderer.commandLine);
+  }, 25);
+  const engine = new RenderEngine({
+    destinationPolicy: new DestinationPolicy({ allowedRanges: [HOST] }),
+    hostLookup: refuseNameLookup,
+    concurrency: 2,
+  });
+  try {
+    await engine.start();
+    const outcomes = await Promise.all(
+      ['/first', '/second'].map((path) =>
+        engine.render({
+          url: `${origin.baseUrl}${path}`,
+          shouldRender: true,
+          waitSelector: '#content',
+          timeoutMs: 15_000,
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(['page', 'page']);
+    // The popup is preloaded in the background, a moment after its window opens: give it time.
+    await delay(3000);
+  } finally {
+    clearInterval(watch);
+    await engine.stop();
+  }
+  const commandLines = [...seen.values()];
+  // The pages' own renderers were seen: the watch works.
+  expect(commandLines.length).toBeGreaterThan(0);
+  const browserUiRenderers = [...seen]
+    .filter(([, commandLine]) => commandLine.includes('--top-chrome-webui'))
+    .map(([identity]) => `renderer ${identity} --top-chrome-webui`);
+  expect(browserUiRenderers).toEqual([]);
+}, 60_000);
