@@ -29,7 +29,18 @@ export interface EgressProxyCounters {
   tunnelCount: number;
   refusedCount: number;
   failedCount: number;
+  /** Requests sent again because the origin closed a reused connection (stale-connection-retry.ts). */
+  closedConnectionRetryCount: number;
 }
+
+/**
+ * How long a kept-alive connection to an origin may sit unused before the proxy closes it: below the
+ * 5 s of common servers (Node, Apache), so the proxy, not the origin, ends an idle connection — the
+ * origin closing it just as a request is written is what stale-connection-retry.ts repairs. An
+ * origin that announces a shorter timeout (`Keep-Alive: timeout=N`) is obeyed, 1 s early: Node's
+ * agent applies that hint only when it is shorter than the agent's own timeout, never without one.
+ */
+export const IDLE_ORIGIN_CONNECTION_MS = 4000;
 
 /**
  * The pages' only way out: a forward proxy on 127.0.0.1, the proxy of the browser context every
@@ -49,9 +60,15 @@ export class EgressProxy {
     tunnelCount: 0,
     refusedCount: 0,
     failedCount: 0,
+    closedConnectionRetryCount: 0,
   };
   private readonly context: ProxyContext;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  private readonly agent = new Agent({
+    keepAlive: true,
+    maxSockets: 32,
+    // Idle connections only: a request in flight has the proxy's own idleTimeoutMs.
+    timeout: IDLE_ORIGIN_CONNECTION_MS,
+  });
   private readonly openSockets = new Set<Duplex>();
   private server: Server | undefined;
   private listeningPort = 0;
@@ -64,6 +81,7 @@ export class EgressProxy {
       idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
       resolveTarget: (hostname, port) => this.resolveTarget(hostname, port),
       recordFailure: (hostname, port, error) => this.recordFailure(hostname, port, error),
+      onClosedConnectionRetry: () => (this.counters.closedConnectionRetryCount += 1),
     };
   }
 

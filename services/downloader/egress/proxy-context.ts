@@ -12,4 +12,6 @@ export interface ProxyContext {
   resolveTarget(hostname: string, port: number): Promise<ResolvedAddress>;
   /** Remembers an origin-side failure so the engine can classify a navigation that hit it. */
   recordFailure(hostname: string, port: number, error: EgressError): void;
+  /** Counts a request sent again because the origin closed its reused connection. */
+  onClosedConnectionRetry(): void;
 }

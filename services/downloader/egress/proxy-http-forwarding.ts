@@ -6,15 +6,22 @@ import { endToEndRawHeaders } from './hop-by-hop-headers';
 import { pinnedLookup } from './pinned-lookup';
 import { withoutBrackets } from './ip-address';
 import { ProxyContext } from './proxy-context';
+import {
+  isClosedReusedConnection,
+  isReplayableRequest,
+  MAX_ATTEMPTS_ON_CLOSED_CONNECTIONS,
+} from './stale-connection-retry';
 
 /**
  * Forwards one absolute-form request (`GET http://host/path`), which is how a browser sends plain
  * HTTP through a proxy. The destination is resolved and checked first; only then is a socket
  * opened, to the checked address.
  *
- * On any failure the proxy answers nothing and drops the client connection, so for the page the
- * request got no response at all (http_status null in network_log) — a made-up 403/502 would be
- * counted as an origin error in health_signal. The real reason goes to the failure registry.
+ * A request the origin never received because it closed a reused connection under it is sent
+ * again (stale-connection-retry.ts). On any other failure the proxy answers nothing and drops the
+ * client connection, so for the page the request got no response at all (http_status null in
+ * network_log) — a made-up 403/502 would be counted as an origin error in health_signal. The real
+ * reason goes to the failure registry.
  */
 export async function forwardProxiedRequest(
   clientRequest: IncomingMessage,
@@ -51,43 +58,69 @@ export async function forwardProxiedRequest(
     return;
   }
 
-  const upstream = httpRequest({
-    host: withoutBrackets(target.hostname),
-    port,
-    method: clientRequest.method,
-    path: `${target.pathname}${target.search}`,
-    headers: endToEndRawHeaders(clientRequest.rawHeaders),
-    agent: context.agent,
-    lookup: pinnedLookup(resolved),
-    timeout: context.idleTimeoutMs,
-  });
-  upstream.on('timeout', () =>
-    upstream.destroy(
-      new EgressError('timeout', `no data from ${target.host} for ${context.idleTimeoutMs} ms`),
-    ),
-  );
-  upstream.on('error', fail);
-  upstream.on('response', (upstreamResponse) => {
-    const declaredLength = Number(upstreamResponse.headers['content-length'] ?? 0);
-    if (declaredLength > context.maxResponseBytes) {
-      upstreamResponse.destroy();
-      fail(new EgressError('content_too_large', `${target.href} declares ${declaredLength} bytes`));
+  const isReplayable = isReplayableRequest(clientRequest);
+  const send = (attempt: number): void => {
+    let hasAnswerBegun = false;
+    const upstream = httpRequest({
+      host: withoutBrackets(target.hostname),
+      port,
+      method: clientRequest.method,
+      path: `${target.pathname}${target.search}`,
+      headers: endToEndRawHeaders(clientRequest.rawHeaders),
+      agent: context.agent,
+      lookup: pinnedLookup(resolved),
+      timeout: context.idleTimeoutMs,
+    });
+    upstream.on('timeout', () =>
+      upstream.destroy(
+        new EgressError('timeout', `no data from ${target.host} for ${context.idleTimeoutMs} ms`),
+      ),
+    );
+    upstream.on('error', (error) => {
+      if (
+        isReplayable &&
+        attempt < MAX_ATTEMPTS_ON_CLOSED_CONNECTIONS &&
+        !isClientGone &&
+        isClosedReusedConnection(upstream, error, hasAnswerBegun)
+      ) {
+        context.onClosedConnectionRetry();
+        send(attempt + 1);
+        return;
+      }
+      fail(error);
+    });
+    upstream.on('response', (upstreamResponse) => {
+      hasAnswerBegun = true;
+      const declaredLength = Number(upstreamResponse.headers['content-length'] ?? 0);
+      if (declaredLength > context.maxResponseBytes) {
+        upstreamResponse.destroy();
+        fail(
+          new EgressError('content_too_large', `${target.href} declares ${declaredLength} bytes`),
+        );
+        return;
+      }
+      clientResponse.writeHead(
+        upstreamResponse.statusCode ?? 502,
+        upstreamResponse.statusMessage,
+        endToEndRawHeaders(upstreamResponse.rawHeaders),
+      );
+      pipeline(
+        upstreamResponse,
+        createByteLimitStream(context.maxResponseBytes, target.href),
+        clientResponse,
+        (error) => {
+          if (error !== undefined && error !== null) fail(error);
+        },
+      );
+    });
+    if (isReplayable) {
+      // No body to forward (isReplayableRequest): the request is complete as it is, and can be
+      // written again on another connection.
+      upstream.end();
       return;
     }
-    clientResponse.writeHead(
-      upstreamResponse.statusCode ?? 502,
-      upstreamResponse.statusMessage,
-      endToEndRawHeaders(upstreamResponse.rawHeaders),
-    );
-    pipeline(
-      upstreamResponse,
-      createByteLimitStream(context.maxResponseBytes, target.href),
-      clientResponse,
-      (error) => {
-        if (error !== undefined && error !== null) fail(error);
-      },
-    );
-  });
-  clientRequest.on('error', () => upstream.destroy());
-  clientRequest.pipe(upstream);
+    clientRequest.on('error', () => upstream.destroy());
+    clientRequest.pipe(upstream);
+  };
+  send(1);
 }
