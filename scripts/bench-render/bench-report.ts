@@ -188,7 +188,7 @@ export function judgeTargets(contenders: readonly MeasuredContender[]): Verdict[
     {
       isPass: statistics.missingXhrCount === 0 && statistics.expectedXhrCount > 0,
       text:
-        `${downloader.label}: every XHR of every page in its network_log — ` +
+        `${downloader.label}: every XHR of every page answered in its network_log — ` +
         `${statistics.missingXhrCount} of ${statistics.expectedXhrCount} missing`,
     },
   ];

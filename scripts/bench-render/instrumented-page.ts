@@ -15,6 +15,7 @@ import {
   WAIT_SELECTOR,
 } from './bench-settings';
 import type { RenderResult } from './page-record';
+import { answeredXhrUrls } from './web-page-result';
 
 /**
  * A page prepared the way the engine prepares its pages (browser-generation.ts): a CDP session
@@ -76,9 +77,7 @@ export async function finishRender(
     });
     return {
       isSuccess: true,
-      xhrUrls: recorder.networkLog
-        .filter((entry) => entry.type === 'xhr')
-        .map((entry) => entry.url),
+      xhrUrls: answeredXhrUrls(recorder.networkLog),
       linkCount: snapshot.links.length,
     };
   } finally {

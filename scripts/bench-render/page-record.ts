@@ -2,7 +2,7 @@
 export type RenderResult =
   | {
       readonly isSuccess: true;
-      /** URLs of the page's xhr entries in its network log (fetch() counts as xhr). */
+      /** URLs of the page's answered xhr entries in its network log (fetch() counts as xhr). */
       readonly xhrUrls: readonly string[];
       readonly linkCount: number;
     }
