@@ -8,8 +8,9 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
  * that connection in the same instant meets a closed socket ("socket hang up", ECONNRESET) before
  * any byte of an answer. The origin never processed it. Chromium resends such a request on its own
  * connections, but behind the proxy it only sees the proxy drop the request — a script, stylesheet
- * or XHR of the page lost (measured: about 1 in 6,000 proxied requests of `npm run bench:render`,
- * each one a page without its content or an XHR without its answer in network_log).
+ * or XHR of the page lost (seen in `npm run bench:render`, 2026-12-02: about one request in
+ * 15,000, once every run or two of 6,500 proxied requests — a page that never built its content,
+ * failed after 30 s, or an XHR without its answer in network_log).
  *
  * The request is sent again only when that cannot do harm: the connection was reused (a fresh one
  * that fails is a real failure), no answer had begun, and the request is idempotent with no body
