@@ -3,6 +3,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import type { BrowserContainment } from './browser-containment';
 import type { BrowserProfiles } from './browser-profiles';
 import { chromiumArguments } from './chromium-arguments';
+import { askDebugColorsOnce } from './debug-color-check';
 
 export interface BrowserLaunchSettings {
   readonly executablePath: string;
@@ -48,6 +49,7 @@ const DROPPED_DEFAULT_ARGUMENTS = new Set(['--disable-popup-blocking']);
  * - DevTools over a pipe: no debugging port that a page (or anything else) could reach.
  */
 export async function launchBrowser(settings: BrowserLaunchSettings): Promise<LaunchedBrowser> {
+  askDebugColorsOnce();
   const profileDirectory = await settings.profiles.create();
   try {
     const chromium = puppeteer
