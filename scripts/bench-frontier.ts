@@ -24,7 +24,7 @@
  * stage), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
  * BENCH_FRONTIER_KILL_CHECK (1; 0: skip).
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
@@ -32,7 +32,7 @@ import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
-import { formatProfileSummary, summarizeCpuProfile } from './bench-frontier/cpu-profile-summary';
+import { summarizeBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
@@ -398,30 +398,12 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
 
 /** The largest stage's scheduler profile, summarised next to the figures. */
 function writeProfileSummary(): void {
-  const profileDirectory = join(outputDirectory, 'profile');
-  let files: string[] = [];
-  try {
-    files = readdirSync(profileDirectory).filter((name) => name.endsWith('.cpuprofile'));
-  } catch {
-    return;
-  }
-  // One profile per thread: the main thread's is the busiest (tsx's loader thread idles).
-  const sized = files
-    .map((name) => ({ name, path: join(profileDirectory, name) }))
-    .map((file) => ({
-      ...file,
-      summary: summarizeCpuProfile(file.path, {
-        root: process.cwd(),
-        lineCount: 30,
-        inclusivePattern: /services\//,
-      }),
-    }))
-    .sort((left, right) => right.summary.busyMilliseconds - left.summary.busyMilliseconds);
-  if (sized.length === 0) return;
-  const text = formatProfileSummary(
-    sized[0].summary,
-    `scheduler CPU profile, stage ${STAGES[STAGES.length - 1].toLocaleString('en-US')} URLs (${sized[0].name})`,
+  const text = summarizeBusiestProfile(
+    join(outputDirectory, 'profile'),
+    (fileName) =>
+      `scheduler CPU profile, stage ${STAGES[STAGES.length - 1].toLocaleString('en-US')} URLs (${fileName})`,
   );
+  if (text === undefined) return;
   writeFileSync(join(outputDirectory, 'cpu-profile-summary.txt'), text);
   process.stdout.write(
     `\n${text.split('\n').slice(0, 20).join('\n')}\n… (whole summary: ${join(outputDirectory, 'cpu-profile-summary.txt')})\n`,

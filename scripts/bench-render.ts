@@ -24,7 +24,9 @@
  * Last, the api-path round (v2): pages/s of `api` lease tasks vs rendering the same pages of the
  * demo's client-rendered hosts (scripts/bench-render/api-path-round.ts), target api ≥ 10× render.
  */
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   formatResults,
@@ -46,6 +48,7 @@ import {
   SETTLE_MS,
   WAIT_SELECTOR,
 } from './bench-render/bench-settings';
+import { summarizeBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { startBenchSite } from './bench-render/bench-site';
 import {
   DOWNLOADER_ARGUMENT_OPTION,
@@ -119,6 +122,7 @@ interface BenchOptions {
   downloaderUrl?: string;
   downloaderToken?: string;
   downloaderArg: string[];
+  downloaderCpuProfile?: string;
 }
 
 function parseOptions(): BenchOptions {
@@ -173,6 +177,10 @@ function parseOptions(): BenchOptions {
       false,
     )
     .option(...DOWNLOADER_ARGUMENT_OPTION)
+    .option(
+      '--downloader-cpu-profile <directory>',
+      'write CPU profiles of the started downloader (main rounds) there and print the busiest one',
+    )
     .option(
       '--downloader-url <url>',
       'use a running downloader (its allow-list must be exactly the bench hosts)',
@@ -246,8 +254,30 @@ function runContender(
       externalUrl: options.downloaderUrl,
       externalToken: options.downloaderToken,
       extraArguments: options.downloaderArg,
+      nodeArguments:
+        options.downloaderCpuProfile === undefined
+          ? []
+          : ['--cpu-prof', `--cpu-prof-dir=${resolve(options.downloaderCpuProfile)}`],
     },
     { label, hosts, onRecord, signal, timeoutMs },
+  );
+}
+
+/** With --downloader-cpu-profile: the busiest profile's summary, printed and saved beside it. */
+function printDownloaderProfile(options: BenchOptions): void {
+  if (options.downloaderCpuProfile === undefined) return;
+  const directory = resolve(options.downloaderCpuProfile);
+  const text = summarizeBusiestProfile(
+    directory,
+    (fileName) => `downloader CPU profile (${fileName})`,
+  );
+  if (text === undefined) {
+    console.log(`no downloader CPU profile in ${directory}\n`);
+    return;
+  }
+  writeFileSync(join(directory, 'cpu-profile-summary.txt'), text);
+  console.log(
+    `${text.split('\n').slice(0, 24).join('\n')}\n… (whole summary: ${join(directory, 'cpu-profile-summary.txt')})\n`,
   );
 }
 
@@ -333,6 +363,7 @@ async function main(): Promise<number> {
       };
     });
     console.log(`\n${formatResults(measured)}\n`);
+    printDownloaderProfile(options);
     if (abort.signal.aborted) {
       console.log(`${String(abort.signal.reason)}: the results above are incomplete; no verdict`);
       return 1;

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 /** The parts of a V8 .cpuprofile this summary reads. */
 interface CpuProfile {
@@ -105,4 +105,35 @@ export function formatProfileSummary(summary: ProfileSummary, title: string): st
     ...summary.totalTime.map(format),
     '',
   ].join('\n');
+}
+
+/**
+ * The summary of the busiest profile in `directory`, titled by `titleOf(file name)`; undefined when
+ * the directory holds none. Node writes one profile per thread, and a bench may start a process
+ * more than once: the busiest is the main thread of the process that worked most (tsx's loader
+ * thread idles).
+ */
+export function summarizeBusiestProfile(
+  directory: string,
+  titleOf: (fileName: string) => string,
+): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => name.endsWith('.cpuprofile'));
+  } catch {
+    return undefined;
+  }
+  const busiest = names
+    .map((name) => ({
+      name,
+      summary: summarizeCpuProfile(join(directory, name), {
+        root: process.cwd(),
+        lineCount: 30,
+        inclusivePattern: /services\//,
+      }),
+    }))
+    .sort((left, right) => right.summary.busyMilliseconds - left.summary.busyMilliseconds)[0];
+  return busiest === undefined
+    ? undefined
+    : formatProfileSummary(busiest.summary, titleOf(busiest.name));
 }

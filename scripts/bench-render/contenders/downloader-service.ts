@@ -36,6 +36,8 @@ export interface DownloaderServiceSettings {
   readonly externalToken?: string;
   /** Extra flags for the started downloader process (they win over the bench's environment). */
   readonly extraArguments: readonly string[];
+  /** Flags for Node itself in the started process (e.g. `--cpu-prof`). */
+  readonly nodeArguments?: readonly string[];
 }
 
 export interface DownloaderServiceRunOptions {
@@ -185,6 +187,7 @@ export async function runDownloaderService(
         ['--data-dir', dataDirectory, ...settings.extraArguments],
         downloaderEnvironment(options.hosts, token),
         30_000,
+        settings.nodeArguments ?? [],
       );
       baseUrl = started.url;
       sampler = new ProcessTreeSampler(started.child.pid as number).start();
