@@ -1,8 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
+import { expectRenderedPage, loopbackRenderEngine } from '../testing/loopback-render-engine';
 import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
-import { RenderEngine } from './render-engine';
+import type { RenderEngine } from './render-engine';
 
 // A reused page must not keep the documents it navigated away from (chromium-arguments.ts): with
 // Chromium's back/forward cache on, each one stays alive, frozen, in the renderer. The page tells
@@ -23,12 +22,8 @@ beforeAll(async () => {
   origin = await startScriptedOrigin(HOST, (path) =>
     path.startsWith('/left') ? { status: 204, body: '' } : { status: 200, body: PAGE },
   );
-  engine = new RenderEngine({
-    destinationPolicy: new DestinationPolicy({ allowedRanges: [HOST] }),
-    hostLookup: refuseNameLookup,
-    // One page: the second render navigates the page that showed the first.
-    concurrency: 1,
-  });
+  // One page: the second render navigates the page that showed the first.
+  engine = loopbackRenderEngine([HOST], { concurrency: 1 });
   await engine.start();
 });
 
@@ -37,19 +32,9 @@ afterAll(async () => {
   await origin?.close();
 });
 
-async function render(path: string): Promise<void> {
-  const outcome = await engine.render({
-    url: `${origin.baseUrl}${path}`,
-    shouldRender: true,
-    waitSelector: '#content',
-    timeoutMs: 15_000,
-  });
-  expect(outcome.kind).toBe('page');
-}
-
 test('a page navigating on unloads the document it leaves instead of caching it', async () => {
-  await render('/first');
-  await render('/second');
+  await expectRenderedPage(engine, `${origin.baseUrl}/first`);
+  await expectRenderedPage(engine, `${origin.baseUrl}/second`);
   const left = (): string[] => origin.requestedPaths.filter((path) => path.startsWith('/left'));
   // The beacon is sent as the first page is left; it may arrive after the second render ends, and
   // the second page may be left too by then (an idle page goes to about:blank after 500 ms).

@@ -1,7 +1,6 @@
 import { startDemoSite, type DemoSite } from '../../../scripts/demo-site/demo-site';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
-import { RenderEngine } from './render-engine';
+import { loopbackRenderEngine } from '../testing/loopback-render-engine';
+import type { RenderEngine } from './render-engine';
 
 /**
  * Chromium contacts services of its own (component updates, sign-in) whatever flags it is given.
@@ -14,11 +13,7 @@ describe("the render browser's own traffic", () => {
 
   beforeAll(async () => {
     site = await startDemoSite({ crawlDelaySeconds: 0 });
-    engine = new RenderEngine({
-      destinationPolicy: new DestinationPolicy({ allowedRanges: [...site.hosts] }),
-      hostLookup: refuseNameLookup,
-      concurrency: 1,
-    });
+    engine = loopbackRenderEngine(site.hosts, { concurrency: 1 });
     await engine.start();
   });
 

@@ -1,9 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
 import { chromiumRenderers } from '../testing/chromium-processes';
+import { expectRenderedPage, loopbackRenderEngine } from '../testing/loopback-render-engine';
 import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
-import { RenderEngine } from './render-engine';
 
 // The render browser starts no renderer for Chromium's own user interface (chromium-arguments.ts,
 // OMNIBOX_WEBUI_NOTE): every browser window preloads its omnibox popup as a WebUI page in a
@@ -28,24 +26,12 @@ test('no renderer process is started for the browser user interface', async () =
   const watch = setInterval(() => {
     for (const renderer of chromiumRenderers()) seen.set(renderer.identity, renderer.commandLine);
   }, 25);
-  const engine = new RenderEngine({
-    destinationPolicy: new DestinationPolicy({ allowedRanges: [HOST] }),
-    hostLookup: refuseNameLookup,
-    concurrency: 2,
-  });
+  const engine = loopbackRenderEngine([HOST], { concurrency: 2 });
   try {
     await engine.start();
-    const outcomes = await Promise.all(
-      ['/first', '/second'].map((path) =>
-        engine.render({
-          url: `${origin.baseUrl}${path}`,
-          shouldRender: true,
-          waitSelector: '#content',
-          timeoutMs: 15_000,
-        }),
-      ),
+    await Promise.all(
+      ['/first', '/second'].map((path) => expectRenderedPage(engine, `${origin.baseUrl}${path}`)),
     );
-    expect(outcomes.map((outcome) => outcome.kind)).toEqual(['page', 'page']);
     // The popup is preloaded in the background, a moment after its window opens: give it time.
     await delay(3000);
   } finally {

@@ -1,8 +1,7 @@
 import tty from 'node:tty';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
+import { expectRenderedPage, loopbackRenderEngine } from '../testing/loopback-render-engine';
 import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
-import { RenderEngine } from './render-engine';
+import type { RenderEngine } from './render-engine';
 
 // puppeteer hands every CDP message to the `debug` package, which asked the terminal about colours
 // (a system call) each time (debug-color-check.ts): a render must not.
@@ -16,11 +15,7 @@ let engine: RenderEngine;
 
 beforeAll(async () => {
   origin = await startScriptedOrigin(HOST, () => ({ status: 200, body: PAGE }));
-  engine = new RenderEngine({
-    destinationPolicy: new DestinationPolicy({ allowedRanges: [HOST] }),
-    hostLookup: refuseNameLookup,
-    concurrency: 1,
-  });
+  engine = loopbackRenderEngine([HOST], { concurrency: 1 });
   await engine.start();
 });
 
@@ -33,13 +28,7 @@ test('rendering pages asks the terminal nothing, however many CDP messages it ta
   const isatty = jest.spyOn(tty, 'isatty');
   try {
     for (const path of ['/first', '/second', '/third']) {
-      const outcome = await engine.render({
-        url: `${origin.baseUrl}${path}`,
-        shouldRender: true,
-        waitSelector: '#content',
-        timeoutMs: 15_000,
-      });
-      expect(outcome.kind).toBe('page');
+      await expectRenderedPage(engine, `${origin.baseUrl}${path}`);
     }
     expect(isatty).not.toHaveBeenCalled();
   } finally {

@@ -1,8 +1,6 @@
 import { startDemoSite, type DemoSite } from '../../../scripts/demo-site/demo-site';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
 import { chromiumRenderers } from '../testing/chromium-processes';
-import { RenderEngine } from './render-engine';
+import { loopbackRenderEngine } from '../testing/loopback-render-engine';
 
 /**
  * Renders 24 pages, 4 at once, each on another host than the page before it, and watches the
@@ -12,12 +10,7 @@ async function rendererUse(
   site: DemoSite,
   rendererProcessLimit: number,
 ): Promise<{ mostAtOnce: number; started: number }> {
-  const engine = new RenderEngine({
-    destinationPolicy: new DestinationPolicy({ allowedRanges: [...site.hosts] }),
-    hostLookup: refuseNameLookup,
-    concurrency: 4,
-    rendererProcessLimit,
-  });
+  const engine = loopbackRenderEngine(site.hosts, { concurrency: 4, rendererProcessLimit });
   await engine.start();
   const seen = new Set<string>();
   let mostAtOnce = 0;
