@@ -58,8 +58,11 @@ describe('the renderer process limit', () => {
     const unlimited = await rendererUse(site, 100);
     // One more than the limit at most: Chromium may keep a spare renderer ready for a navigation.
     expect(limited.mostAtOnce).toBeLessThanOrEqual(3);
-    expect(limited.started).toBeLessThanOrEqual(3);
-    // Without the limit, navigations to other sites keep starting processes.
+    // Over 24 navigations, a start now and then: a renderer whose pages all moved on exits and is
+    // replaced (3-5 starts here, 5 on a loaded CI machine; before the omnibox popup's renderer was
+    // turned off it held one of the two slots, and pages churned less in the one left).
+    expect(limited.started).toBeLessThanOrEqual(8);
+    // Without the limit, navigations to other sites keep starting processes (16-19 here).
     expect(unlimited.started).toBeGreaterThan(8);
   }, 60_000);
 });
