@@ -58,19 +58,21 @@ export async function forwardProxiedRequest(
     return;
   }
 
+  const upstreamOptions = {
+    host: withoutBrackets(target.hostname),
+    port,
+    method: clientRequest.method,
+    path: `${target.pathname}${target.search}`,
+    headers: endToEndRawHeaders(clientRequest.rawHeaders),
+    agent: context.agent,
+    lookup: pinnedLookup(resolved),
+    timeout: context.idleTimeoutMs,
+  };
   const isReplayable = isReplayableRequest(clientRequest);
+  // One attempt; a later one only after the origin closed a reused connection under the previous.
   const send = (attempt: number): void => {
     let hasAnswerBegun = false;
-    const upstream = httpRequest({
-      host: withoutBrackets(target.hostname),
-      port,
-      method: clientRequest.method,
-      path: `${target.pathname}${target.search}`,
-      headers: endToEndRawHeaders(clientRequest.rawHeaders),
-      agent: context.agent,
-      lookup: pinnedLookup(resolved),
-      timeout: context.idleTimeoutMs,
-    });
+    const upstream = httpRequest(upstreamOptions);
     upstream.on('timeout', () =>
       upstream.destroy(
         new EgressError('timeout', `no data from ${target.host} for ${context.idleTimeoutMs} ms`),
