@@ -32,7 +32,7 @@ import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
-import { summarizeBusiestProfile } from './bench-frontier/cpu-profile-summary';
+import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
@@ -398,15 +398,11 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
 
 /** The largest stage's scheduler profile, summarised next to the figures. */
 function writeProfileSummary(): void {
-  const text = summarizeBusiestProfile(
+  saveAndPrintBusiestProfile(
     join(outputDirectory, 'profile'),
+    join(outputDirectory, 'cpu-profile-summary.txt'),
     (fileName) =>
       `scheduler CPU profile, stage ${STAGES[STAGES.length - 1].toLocaleString('en-US')} URLs (${fileName})`,
-  );
-  if (text === undefined) return;
-  writeFileSync(join(outputDirectory, 'cpu-profile-summary.txt'), text);
-  process.stdout.write(
-    `\n${text.split('\n').slice(0, 20).join('\n')}\n… (whole summary: ${join(outputDirectory, 'cpu-profile-summary.txt')})\n`,
   );
 }
 

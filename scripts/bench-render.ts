@@ -24,7 +24,6 @@
  * Last, the api-path round (v2): pages/s of `api` lease tasks vs rendering the same pages of the
  * demo's client-rendered hosts (scripts/bench-render/api-path-round.ts), target api ≥ 10× render.
  */
-import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
@@ -48,7 +47,7 @@ import {
   SETTLE_MS,
   WAIT_SELECTOR,
 } from './bench-render/bench-settings';
-import { summarizeBusiestProfile } from './bench-frontier/cpu-profile-summary';
+import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { startBenchSite } from './bench-render/bench-site';
 import {
   DOWNLOADER_ARGUMENT_OPTION,
@@ -267,18 +266,13 @@ function runContender(
 function printDownloaderProfile(options: BenchOptions): void {
   if (options.downloaderCpuProfile === undefined) return;
   const directory = resolve(options.downloaderCpuProfile);
-  const text = summarizeBusiestProfile(
+  const isSummarised = saveAndPrintBusiestProfile(
     directory,
+    join(directory, 'cpu-profile-summary.txt'),
     (fileName) => `downloader CPU profile (${fileName})`,
   );
-  if (text === undefined) {
-    console.log(`no downloader CPU profile in ${directory}\n`);
-    return;
-  }
-  writeFileSync(join(directory, 'cpu-profile-summary.txt'), text);
-  console.log(
-    `${text.split('\n').slice(0, 24).join('\n')}\n… (whole summary: ${join(directory, 'cpu-profile-summary.txt')})\n`,
-  );
+  if (!isSummarised) console.log(`no downloader CPU profile in ${directory}`);
+  console.log('');
 }
 
 /** Every run of one round, in order: the bare loop once per sweep point. */

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The parts of a V8 .cpuprofile this summary reads. */
@@ -33,7 +33,7 @@ export interface ProfileSummary {
  * self and inclusive. `root` shortens file paths; `pattern` keeps inclusive lines of matching
  * functions only (e.g. the service's own code).
  */
-export function summarizeCpuProfile(
+function summarizeCpuProfile(
   path: string,
   options: { root: string; lineCount: number; inclusivePattern?: RegExp },
 ): ProfileSummary {
@@ -91,7 +91,7 @@ export function summarizeCpuProfile(
   };
 }
 
-export function formatProfileSummary(summary: ProfileSummary, title: string): string {
+function formatProfileSummary(summary: ProfileSummary, title: string): string {
   const format = (line: ProfileLine) =>
     `${line.milliseconds.toFixed(0).padStart(8)} ms ${(line.share * 100).toFixed(1).padStart(5)} %  ${line.label}`;
   return [
@@ -113,7 +113,7 @@ export function formatProfileSummary(summary: ProfileSummary, title: string): st
  * more than once: the busiest is the main thread of the process that worked most (tsx's loader
  * thread idles).
  */
-export function summarizeBusiestProfile(
+function summarizeBusiestProfile(
   directory: string,
   titleOf: (fileName: string) => string,
 ): string | undefined {
@@ -136,4 +136,22 @@ export function summarizeBusiestProfile(
   return busiest === undefined
     ? undefined
     : formatProfileSummary(busiest.summary, titleOf(busiest.name));
+}
+
+/**
+ * Summarises the busiest profile in `profileDirectory` into `summaryPath` and prints its head with
+ * where the whole summary is; answers whether there was a profile to summarise.
+ */
+export function saveAndPrintBusiestProfile(
+  profileDirectory: string,
+  summaryPath: string,
+  titleOf: (fileName: string) => string,
+): boolean {
+  const text = summarizeBusiestProfile(profileDirectory, titleOf);
+  if (text === undefined) return false;
+  writeFileSync(summaryPath, text);
+  process.stdout.write(
+    `\n${text.split('\n').slice(0, 20).join('\n')}\n… (whole summary: ${summaryPath})\n`,
+  );
+  return true;
 }
