@@ -4,6 +4,7 @@
  * binary and how often a browser is replaced. Concurrency is each contender's own best: the
  * downloader sizes its pool itself, Crawlee autoscales, the bare loop is swept.
  */
+import { configuredChromiumPath } from '../../services/common/chromium/chromium-executable';
 import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from '../../services/downloader/rendering/page-pool';
 
 /** Concurrencies the bare loop runs at; its best is the one it is judged by. */
@@ -41,7 +42,8 @@ export const QUIET_WINDOW_CAP_MS = 2000;
 /** The engine's default browser recycling; Crawlee's `retireBrowserAfterPageCount` is set to it. */
 export const RECYCLE_AFTER_RENDER_COUNT = DEFAULT_RECYCLE_AFTER_RENDER_COUNT;
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The browser every contender runs (chromium-executable.ts): the headless shell by default. */
+export const CHROMIUM_PATH = configuredChromiumPath();
 
 /**
  * Loopback addresses the bench site serves from: one "domain" each. Eight hosts for four

@@ -1,4 +1,5 @@
 import type { LaunchOptions } from 'puppeteer-core';
+import { headlessModeFor } from '../../services/common/chromium/chromium-executable';
 import { chromiumArguments } from '../../services/downloader/rendering/chromium-arguments';
 import { CHROMIUM_PATH } from './bench-settings';
 
@@ -26,7 +27,7 @@ export function peerChromiumArguments(hosts: readonly string[]): string[] {
 export function peerLaunchOptions(hosts: readonly string[]): LaunchOptions {
   return {
     executablePath: CHROMIUM_PATH,
-    headless: true,
+    headless: headlessModeFor(CHROMIUM_PATH),
     pipe: true,
     ignoreDefaultArgs: ['--disable-popup-blocking'],
     args: peerChromiumArguments(hosts),

@@ -2,7 +2,7 @@
 # Installs what the project needs and is missing on this machine, and nothing else:
 # npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
 # `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), the system Chromium
-# (the renderer), and schemathesis in .tools/schemathesis (for `npm run fuzz`). Safe to run
+# (the headless shell that renders, and the full browser), and schemathesis in .tools/schemathesis (for `npm run fuzz`). Safe to run
 # repeatedly: each step checks first and is silent when there is nothing to do.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -43,11 +43,20 @@ bash scripts/setup/ensure-generator-jar.sh
 # 4. oasdiff for the add-only gate (`npm run contract:diff`), built with the machine's Go.
 bash scripts/setup/ensure-oasdiff.sh
 
-# 5. The system Chromium (Debian package `chromium`), used by puppeteer-core.
-chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium_path" ]; then
-  can_apt || fail "Chromium is missing at $chromium_path; install it (apt-get install chromium) or set CHROMIUM_PATH"
-  apt_install chromium
+# 5. The system Chromium, used by puppeteer-core: the headless shell (Debian package
+#    `chromium-headless-shell`) renders by default (services/common/chromium/chromium-executable.ts);
+#    the full browser (`chromium`) is what an operator may choose instead, and the tests of the
+#    flags only it needs run against it.
+if [ -n "${CHROMIUM_PATH:-}" ] && [ ! -x "$CHROMIUM_PATH" ]; then
+  fail "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable"
+fi
+chromium_path="${CHROMIUM_PATH:-/usr/lib/chromium/chromium-headless-shell}"
+missing_packages=()
+[ -x "$chromium_path" ] || missing_packages+=(chromium-headless-shell)
+[ -x /usr/bin/chromium ] || missing_packages+=(chromium)
+if [ "${#missing_packages[@]}" -gt 0 ]; then
+  can_apt || fail "Chromium is missing (${missing_packages[*]}); install it (apt-get install ${missing_packages[*]}) or set CHROMIUM_PATH"
+  apt_install "${missing_packages[@]}"
 fi
 # 6. The fuzzer of `npm run fuzz` (schemathesis, pinned) in a virtual environment of our own.
 bash scripts/setup/ensure-schemathesis.sh

@@ -7,6 +7,7 @@ import {
   type SettingParser,
   type SettingValues,
 } from '../common/config/settings';
+import { DEFAULT_CHROMIUM_PATH } from '../common/chromium/chromium-executable';
 import { DEFAULT_CRAWLER_USER_AGENT } from './egress/plain-http-fetch';
 import { DEFAULT_RENDERER_PROCESS_LIMIT } from './rendering/chromium-arguments';
 import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from './rendering/page-pool';
@@ -66,9 +67,9 @@ export const DOWNLOADER_SETTINGS = {
   chromiumPath: setting(
     '--chromium-path <path>',
     'CHROMIUM_PATH',
-    'the system Chromium',
+    'the browser binary (default: the system chromium-headless-shell; see chromium-executable.ts)',
     parseAs.text,
-    '/usr/bin/chromium',
+    DEFAULT_CHROMIUM_PATH,
   ),
   pagePoolSize: setting(
     '--page-pool-size <count|auto>',

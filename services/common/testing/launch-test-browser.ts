@@ -1,4 +1,5 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { configuredChromiumPath, headlessModeFor } from '../chromium/chromium-executable';
 
 /**
  * A headless Chromium for tests that look at a page served on loopback (operator pages). Besides
@@ -9,10 +10,11 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 export function launchTestBrowser(
   loopbackHosts: readonly string[] = ['127.0.0.1'],
 ): Promise<Browser> {
+  const executablePath = configuredChromiumPath();
   const exclusions = loopbackHosts.map((host) => `EXCLUDE ${host}`).join(', ');
   return puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
+    executablePath,
+    headless: headlessModeFor(executablePath),
     pipe: true,
     args: [
       '--no-sandbox',

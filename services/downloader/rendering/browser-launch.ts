@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { headlessModeFor } from '../../common/chromium/chromium-executable';
 import type { BrowserContainment } from './browser-containment';
 import type { BrowserProfiles } from './browser-profiles';
 import { chromiumArguments } from './chromium-arguments';
@@ -50,11 +51,12 @@ const DROPPED_DEFAULT_ARGUMENTS = new Set(['--disable-popup-blocking']);
  */
 export async function launchBrowser(settings: BrowserLaunchSettings): Promise<LaunchedBrowser> {
   askDebugColorsOnce();
+  const headless = headlessModeFor(settings.executablePath);
   const profileDirectory = await settings.profiles.create();
   try {
     const chromium = puppeteer
       .defaultArgs({
-        headless: true,
+        headless,
         args: [
           ...chromiumArguments(settings.browserProxyUrl, settings.rendererProcessLimit),
           ...(settings.extraArguments ?? []),
@@ -69,7 +71,7 @@ export async function launchBrowser(settings: BrowserLaunchSettings): Promise<La
       // containment's tools come first, Chromium and its flags after them.
       ignoreDefaultArgs: true,
       args: [...command.argumentList],
-      headless: true,
+      headless,
       pipe: true,
       handleSIGTERM: false,
       handleSIGINT: false,

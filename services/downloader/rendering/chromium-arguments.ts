@@ -74,8 +74,12 @@ export function chromiumArguments(
     '--disable-gpu',
     // QUIC is UDP: it could not go through an HTTP proxy.
     '--disable-quic',
-    // WebRTC may send UDP straight to the network; allow only what goes through the proxy.
+    // WebRTC may send UDP straight to the network; allow only what goes through the proxy. The
+    // headless shell reads the first switch, the full browser (156) only the second: with the
+    // first alone it sent a page's STUN requests straight to the address the page named
+    // (webrtc-udp.test.ts, on both builds, fails without either switch).
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     `--proxy-server=${browserProxyUrl}`,
     `--proxy-bypass-list=${LOOPBACK_NOT_BYPASSED}`,
     // Names are resolved by the proxy under the destination policy, never by Chromium itself
@@ -90,6 +94,11 @@ export function chromiumArguments(
     '--disable-site-isolation-trials',
     // BackForwardCache: see BACK_FORWARD_CACHE_NOTE above; WebUIOmnibox*: OMNIBOX_WEBUI_NOTE.
     '--disable-features=IsolateOrigins,site-per-process,NetworkTimeServiceQuerying,OptimizationGuideModelDownloading,BackForwardCache,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
+    // No page opens another (window.open, target=_blank): a popup would be a request to the site
+    // outside the rate limit, rendered by nobody. The full browser's popup blocker does this for
+    // popups without a user gesture (puppeteer's --disable-popup-blocking is dropped in
+    // browser-launch.ts); the headless shell has no popup blocker and reads this switch instead.
+    '--block-new-web-contents',
     // /dev/shm is small in containers; Chromium crashes when it runs out.
     '--disable-dev-shm-usage',
     // Pages share a few renderer processes instead of starting one per navigation (see above); the

@@ -12,6 +12,7 @@ import {
 } from './browser-containment';
 import { PooledPage, watchForCrash } from './browser-generation';
 import { BrowserProfiles } from './browser-profiles';
+import { configuredChromiumPath } from '../../common/chromium/chromium-executable';
 import { DEFAULT_RENDERER_PROCESS_LIMIT } from './chromium-arguments';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
@@ -180,8 +181,7 @@ export class RenderEngine {
       recycleAfterRenderCount:
         this.options.recycleAfterRenderCount ?? DEFAULT_RECYCLE_AFTER_RENDER_COUNT,
       launchSettings: {
-        executablePath:
-          this.options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        executablePath: this.options.executablePath ?? configuredChromiumPath(),
         pageProxyUrl: this.proxy.proxyUrl,
         browserProxyUrl: this.browserTrafficRefuser.proxyUrl,
         crawlerUserAgent: this.userAgent,
