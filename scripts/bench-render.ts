@@ -73,11 +73,14 @@ const WARMUP_PAGES_PER_HOST = 4;
 /**
  * … and for a contender that sizes its own pool, the time to do so: its best is the size it
  * settles at, not the climb to it. The downloader's pool needs ~45 s to reach 16 pages (CPU
- * headroom to ~10, then throughput-probe.ts), ~450 pages on the 2-core machine; with 4 pages per
- * host (~3 s) its rounds measured the climb (4 → 11 within a round), with 40 (~30 s) the last
- * probes. Crawlee's AutoscaledPool gets the same warm-up.
+ * headroom to ~10, then throughput-probe.ts): with 4 pages per host (~3 s) its rounds measured the
+ * climb (4 → 11 within a round), with 40 the last probes. 60 (480 pages) lasted those 45 s at
+ * ~10 pages/s on the full browser; on the headless shell (~14 pages/s) they lasted ~35 s and the
+ * pool reached 16 pages ~42 s into each round, well inside the measured pages (bench:render,
+ * 2026-12-02). 90 per host (720 pages) is ~50 s at 14 pages/s. Crawlee's AutoscaledPool gets the
+ * same warm-up.
  */
-const SELF_SIZING_WARMUP_PAGES_PER_HOST = 60;
+const SELF_SIZING_WARMUP_PAGES_PER_HOST = 90;
 
 const CONTENDERS: Record<
   ContenderName,
