@@ -14,7 +14,8 @@ import { basename } from 'node:path';
  * bench:render run the same binary (CHROMIUM_PATH), so its ratios compare like with like.
  *
  * The full browser stays available (`--chromium-path /usr/bin/chromium`): chromium-arguments.ts
- * keeps the flags that only it needs (its omnibox WebUI, its back/forward cache).
+ * gives both builds the flags either needs — the full browser's (its omnibox WebUI, its
+ * back/forward cache, its WebRTC switch) and the shell's (its WebRTC switch, popups refused).
  */
 
 /** Debian's chromium-headless-shell binary, run directly (its /usr/bin wrapper does not exec). */

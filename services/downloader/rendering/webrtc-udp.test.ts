@@ -13,15 +13,25 @@ import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-or
 
 const HOST = '127.0.0.18';
 
+/**
+ * `#content` (what the render waits for) appears only once the page's offer is set — ICE
+ * gathering has started — so a browser without working WebRTC fails the render instead of
+ * passing for sending nothing.
+ */
 function stunPage(stunPort: number): string {
-  return `<!doctype html><html lang="en"><title>webrtc</title><main id="content">rtc</main>
+  return `<!doctype html><html lang="en"><title>webrtc</title>
 <script>
   const connection = new RTCPeerConnection({ iceServers: [{ urls: 'stun:${HOST}:${stunPort}' }] });
   connection.createDataChannel('probe');
-  connection.onicecandidate = (event) => {
-    if (event.candidate === null) document.title = 'gathered';
-  };
-  connection.createOffer().then((offer) => connection.setLocalDescription(offer));
+  connection
+    .createOffer()
+    .then((offer) => connection.setLocalDescription(offer))
+    .then(() => {
+      const content = document.createElement('main');
+      content.id = 'content';
+      content.textContent = 'offer set';
+      document.body.append(content);
+    });
 </script></html>`;
 }
 
