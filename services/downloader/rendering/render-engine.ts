@@ -1,3 +1,4 @@
+import { configuredChromiumPath } from '../../common/chromium/chromium-executable';
 import { normalizeUrl, UrlNormalizationError } from '../../common/url/normalize-url';
 import { DestinationPolicy } from '../egress/destination-policy';
 import { DestinationResolver, HostLookup } from '../egress/destination-resolver';
@@ -12,7 +13,6 @@ import {
 } from './browser-containment';
 import { PooledPage, watchForCrash } from './browser-generation';
 import { BrowserProfiles } from './browser-profiles';
-import { configuredChromiumPath } from '../../common/chromium/chromium-executable';
 import { DEFAULT_RENDERER_PROCESS_LIMIT } from './chromium-arguments';
 import { contractTimeToHttpDate } from './contract-time';
 import { failedOutcome, outcomeOfEgressError, refusedOutcome } from './outcome-builders';
