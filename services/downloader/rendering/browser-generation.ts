@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { BLOCKED_URL_PATTERNS } from './blocked-resources';
 import { launchBrowser, type BrowserLaunchSettings } from './browser-launch';
 import { LOOPBACK_NOT_BYPASSED } from './chromium-arguments';
+import { networkEnableParameters } from './response-body-buffer';
 
 export type { BrowserLaunchSettings } from './browser-launch';
 
@@ -244,7 +245,7 @@ export class BrowserGeneration {
     const session = await page.createCDPSession();
     const [{ frameTree }] = await Promise.all([
       session.send('Page.getFrameTree'),
-      session.send('Network.enable'),
+      session.send('Network.enable', networkEnableParameters(this.settings.isResponseBodyRead)),
       session.send('Network.setBlockedURLs', { urlPatterns: BLOCKED_URL_PATTERNS }),
       session.send('Runtime.enable'),
       // On our session: puppeteer's page.setUserAgent needs its (disabled) network tracking.

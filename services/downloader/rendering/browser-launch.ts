@@ -14,6 +14,8 @@ export interface BrowserLaunchSettings {
   readonly browserProxyUrl: string;
   /** Appended to Chromium's own User-Agent: who crawls and how to reach them. */
   readonly crawlerUserAgent: string;
+  /** Whether a render reads response bodies (API evidence): Chromium keeps them only then. */
+  readonly isResponseBodyRead: boolean;
   /** Runs in every new document of every page before the page's own scripts (main world). */
   readonly newDocumentScript?: string;
   readonly extraArguments?: readonly string[];

@@ -185,6 +185,7 @@ export class RenderEngine {
         pageProxyUrl: this.proxy.proxyUrl,
         browserProxyUrl: this.browserTrafficRefuser.proxyUrl,
         crawlerUserAgent: this.userAgent,
+        isResponseBodyRead: this.renderSettings.isApiEvidenceCollected,
         newDocumentScript: pendingTimerTrackerSource(this.renderSettings.quietWindowCapMs),
         extraArguments: this.options.extraChromiumArguments,
         rendererProcessLimit: this.options.rendererProcessLimit ?? DEFAULT_RENDERER_PROCESS_LIMIT,
