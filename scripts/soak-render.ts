@@ -40,6 +40,7 @@ import {
 } from './bench-render/contenders/downloader-service';
 import { judgeFlat, judgeNotGrowing, type SoakInterval } from './soak-render/soak-judgement';
 import { removeWorkDirectory } from '../services/common/testing/work-directory';
+import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from '../services/downloader/rendering/page-pool';
 
 const PAGE_COUNT = 400;
 const SAMPLE_INTERVAL_MS = 2000;
@@ -177,7 +178,9 @@ async function main(): Promise<number> {
     downloader = await startServiceProcess(
       'downloader',
       ['--data-dir', dataDirectory, ...options.downloaderArg],
-      downloaderEnvironment(site.hosts, token),
+      // Browsers replaced at the downloader's default: what that costs over time is the soak's
+      // to show (the bench keeps replacements out of its windows).
+      downloaderEnvironment(site.hosts, token, DEFAULT_RECYCLE_AFTER_RENDER_COUNT),
       30_000,
     );
     const rootPid = downloader.child.pid as number;

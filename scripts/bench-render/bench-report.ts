@@ -1,5 +1,6 @@
 import { TARGET_RATIO_TO_BARE_LOOP, TARGET_RATIO_TO_CRAWLEE } from './bench-settings';
 import type { ContenderRun } from './contender-run';
+import { PROCESS_KINDS, type ProcessKind } from './process-kind';
 import type { RunStatistics } from './run-statistics';
 
 export type ContenderRole = 'downloader-service' | 'render-engine' | 'crawlee' | 'bare-loop';
@@ -56,6 +57,11 @@ function rowOf({ label, statistics }: MeasuredContender): string[] {
   ];
 }
 
+/** "node 14, browser 9, renderer 55, …" — every kind, in PROCESS_KINDS order. */
+export function formatCpuByKind(byKind: Readonly<Record<ProcessKind, number>>): string {
+  return PROCESS_KINDS.map((kind) => `${kind} ${byKind[kind].toFixed(1)}`).join(', ');
+}
+
 /** The results table, then per contender what kept it from running and what went wrong. */
 export function formatResults(contenders: readonly MeasuredContender[]): string {
   const header = [
@@ -81,6 +87,9 @@ export function formatResults(contenders: readonly MeasuredContender[]): string 
         ),
         ...runs.flatMap((run) => run.notes ?? []),
       ]),
+      ...(statistics?.cpuMsPerPageByKind
+        ? [`CPU ms/page by process: ${formatCpuByKind(statistics.cpuMsPerPageByKind)}`]
+        : []),
       ...(statistics?.overLimitAnswerCount
         ? [`429 answers: ${statistics.overLimitAnswerCount}`]
         : []),
@@ -93,7 +102,9 @@ export function formatResults(contenders: readonly MeasuredContender[]): string 
       'excluded); latency: request start to end of render. Memory: highest peak over the rounds ' +
       "of the contender's process tree (Node + Chromium), sampled every 250 ms — RSS counts shared " +
       'pages once per process, PSS splits them. CPU ms/page: CPU time of that tree during the ' +
-      'measured windows per measured page. machine busy %: all cores, all processes (other work ' +
+      "measured windows per measured page (split by process: the contender's Node, Chromium's " +
+      'browser, renderer, gpu, utility — the network service — and zygote processes). ' +
+      'machine busy %: all cores, all processes (other work ' +
       'on the machine included) during those windows.',
   );
   return lines.join('\n');

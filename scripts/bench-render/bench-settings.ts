@@ -19,8 +19,15 @@ export const MAX_BENCH_CONCURRENCY = 16;
 /** Renders the bench client keeps in flight against the downloader (it sizes its pool itself). */
 export const DOWNLOADER_OFFERED_CONCURRENCY = MAX_BENCH_CONCURRENCY;
 
-/** Fixed concurrency of the engine-only fallback row (it has no brake to size against). */
-export const ENGINE_FALLBACK_CONCURRENCY = 4;
+/**
+ * Fixed concurrency of the engine-only row (it has no brake to size against): the top of the bare
+ * loop's sweep, where the bare loop does best on the bench machine, so that the engine next to the
+ * bare loop @16 and the service self-sized near 16 tells which layer costs what (`--contenders
+ * engine,bare,service --bare-sweep 16`, 2026-12-03, 2 cores: engine 22.42 pages/s at 83 ms CPU per
+ * page, bare loop 22.77 at 82, service 20.14 at 87 — the engine is at par with the bare loop; the
+ * gap is the service around it). At 4 pages the row said nothing about either.
+ */
+export const ENGINE_FALLBACK_CONCURRENCY = MAX_BENCH_CONCURRENCY;
 
 /** The bench pages build this element only once their content XHR answered. */
 export const WAIT_SELECTOR = '#content';
@@ -39,8 +46,21 @@ export const SETTLE_MS = 100;
 export const QUIET_WINDOW_MS = 400;
 export const QUIET_WINDOW_CAP_MS = 2000;
 
-/** The engine's default browser recycling; Crawlee's `retireBrowserAfterPageCount` is set to it. */
-export const RECYCLE_AFTER_RENDER_COUNT = DEFAULT_RECYCLE_AFTER_RENDER_COUNT;
+/**
+ * Renders a browser takes before it is replaced, for every contender that replaces browsers (the
+ * downloader, the engine, Crawlee's `retireBrowserAfterPageCount`): more than any round renders,
+ * so no contender replaces its browser inside a measured window. The bench compares rendering at
+ * steady state; the fixed-size contenders (the bare loop's sweep, the engine) render 432 pages a
+ * round and never reached the engine's default of 1000, while the self-sizing ones, with their
+ * longer warm-up (1120 pages), replaced theirs inside the measured pages — one launch, cold
+ * caches and two browsers side by side charged to 400 pages instead of the 1000 it serves, and
+ * the peak PSS taken at the overlap (`--contenders engine,bare,service --bare-sweep 16`,
+ * 2026-12-03: the service self-sized 19.17 pages/s at 91 ms CPU per page with the replacement in
+ * its window; the engine given the same warm-up 19.72 / 94 with it, 21.65 / 86 without). What
+ * replacing a browser every DEFAULT_RECYCLE_AFTER_RENDER_COUNT renders costs over time is
+ * soak:render's to show: it runs at the downloader's defaults.
+ */
+export const RECYCLE_AFTER_RENDER_COUNT = 10 * DEFAULT_RECYCLE_AFTER_RENDER_COUNT;
 
 /** The browser every contender runs (chromium-executable.ts): the headless shell by default. */
 export const CHROMIUM_PATH = configuredChromiumPath();

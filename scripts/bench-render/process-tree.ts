@@ -6,12 +6,15 @@ import {
   ProcessTreeCpuCounter,
   type ProcessEntry,
 } from '../../services/downloader/rendering/pool-sizing/proc-stats';
+import { PROCESS_KINDS, processKindOf, readCommandLine, type ProcessKind } from './process-kind';
 
 /** CPU time used so far, by the tree and by the whole machine (every process, other users too). */
 export interface CpuSample {
   readonly atMs: number;
   /** User + system time of every process seen in the tree, exited ones included. */
   readonly treeCpuSeconds: number;
+  /** The same, split by what the processes are (process-kind.ts). */
+  readonly cpuSecondsByKind: Readonly<Record<ProcessKind, number>>;
   readonly machineBusySeconds: number;
   readonly machineTotalSeconds: number;
 }
@@ -45,6 +48,12 @@ export class ProcessTreeSampler {
   private readonly cpuSamples: CpuSample[] = [];
   private readonly seen = new Map<number, string>();
   private readonly treeCpu = new ProcessTreeCpuCounter();
+  /** One counter per kind, each fed the kind's share of the tree (a process never changes kind). */
+  private readonly kindCpu = new Map(
+    PROCESS_KINDS.map((kind) => [kind, new ProcessTreeCpuCounter()] as const),
+  );
+  /** Kind of each process seen, by pid and start time: its command line is read once. */
+  private readonly kindOf = new Map<string, ProcessKind>();
 
   constructor(
     private readonly rootPid: number,
@@ -103,8 +112,32 @@ export class ProcessTreeSampler {
     this.cpuSamples.push({
       atMs: Date.now(),
       treeCpuSeconds: this.treeCpu.update(tree),
+      cpuSecondsByKind: this.updateKindCpu(tree),
       machineBusySeconds: machine.busy,
       machineTotalSeconds: machine.total,
     });
+  }
+
+  private updateKindCpu(tree: readonly ProcessEntry[]): Record<ProcessKind, number> {
+    const byKind = new Map<ProcessKind, ProcessEntry[]>(PROCESS_KINDS.map((kind) => [kind, []]));
+    for (const entry of tree) byKind.get(this.kindOfEntry(entry))?.push(entry);
+    return Object.fromEntries(
+      PROCESS_KINDS.map((kind) => [
+        kind,
+        this.kindCpu.get(kind)?.update(byKind.get(kind) ?? []) ?? 0,
+      ]),
+    ) as Record<ProcessKind, number>;
+  }
+
+  private kindOfEntry(entry: ProcessEntry): ProcessKind {
+    const key = `${entry.pid}/${entry.startTime}`;
+    let kind = this.kindOf.get(key);
+    if (kind === undefined) {
+      kind = entry.pid === this.rootPid ? 'node' : processKindOf(readCommandLine(entry.pid));
+      // A renderer is forked from a zygote and names itself a moment later: read a zygote's
+      // command line again until it says something else (its few ticks before are not moved).
+      if (kind !== 'zygote') this.kindOf.set(key, kind);
+    }
+    return kind;
   }
 }

@@ -102,6 +102,16 @@ describe('computeRunStatistics', () => {
         cpuSamples: [0, 1000, 2000, 3000].map((atMs) => ({
           atMs,
           treeCpuSeconds: atMs / 2000,
+          // The tree's time, split: Node a fifth of it, renderers the rest.
+          cpuSecondsByKind: {
+            node: atMs / 10_000,
+            browser: 0,
+            renderer: (atMs / 2000) * 0.8,
+            gpu: 0,
+            utility: 0,
+            zygote: 0,
+            other: 0,
+          },
           machineBusySeconds: atMs / 1000,
           machineTotalSeconds: (atMs / 1000) * 2,
         })),
@@ -109,6 +119,9 @@ describe('computeRunStatistics', () => {
     };
     const statistics = computeRunStatistics([run], pages, warmupUrls);
     expect(statistics?.cpuMsPerPage).toBeCloseTo(250);
+    expect(statistics?.cpuMsPerPageByKind?.node).toBeCloseTo(50);
+    expect(statistics?.cpuMsPerPageByKind?.renderer).toBeCloseTo(200);
+    expect(statistics?.cpuMsPerPageByKind?.browser).toBe(0);
     expect(statistics?.machineBusyPercent).toBeCloseTo(50);
     expect(statistics?.peakRssBytes).toBe(3);
   });

@@ -1,6 +1,7 @@
 import type { BenchPage } from './bench-page-set';
 import type { ContenderRun } from './contender-run';
 import type { PageRecord } from './page-record';
+import { PROCESS_KINDS, type ProcessKind } from './process-kind';
 import type { CpuSample } from './process-tree';
 
 /** The numbers of one contender's measured pages (warm-up pages left out), over all rounds. */
@@ -19,6 +20,8 @@ export interface RunStatistics {
   readonly peakPssBytes?: number;
   /** CPU time of the contender's process tree during the measured windows, per measured page. */
   readonly cpuMsPerPage?: number;
+  /** cpuMsPerPage split by what the processes are (the contender's Node, Chromium's renderers, …). */
+  readonly cpuMsPerPageByKind?: Readonly<Record<ProcessKind, number>>;
   /** How busy the whole machine was during the measured windows (all cores, all processes). */
   readonly machineBusyPercent?: number;
   /** What went wrong, page by page, for the report. */
@@ -40,8 +43,16 @@ export function missingXhrUrls(record: PageRecord, page: BenchPage): string[] {
 
 interface CpuUsed {
   tree: number;
+  byKind: Record<ProcessKind, number>;
   machineBusy: number;
   machineTotal: number;
+}
+
+function kindRecord(value: (kind: ProcessKind) => number): Record<ProcessKind, number> {
+  return Object.fromEntries(PROCESS_KINDS.map((kind) => [kind, value(kind)])) as Record<
+    ProcessKind,
+    number
+  >;
 }
 
 /** CPU used between two moments, from the samples just outside them. */
@@ -55,6 +66,7 @@ function cpuBetween(
   const after = samples.find((sample) => sample.atMs >= toMs) ?? (samples.at(-1) as CpuSample);
   return {
     tree: after.treeCpuSeconds - before.treeCpuSeconds,
+    byKind: kindRecord((kind) => after.cpuSecondsByKind[kind] - before.cpuSecondsByKind[kind]),
     machineBusy: after.machineBusySeconds - before.machineBusySeconds,
     machineTotal: after.machineTotalSeconds - before.machineTotalSeconds,
   };
@@ -111,6 +123,7 @@ export function computeRunStatistics(
   const cpu = cpuPerRound.every((used) => used !== undefined)
     ? (cpuPerRound as CpuUsed[]).reduce((sum, used) => ({
         tree: sum.tree + used.tree,
+        byKind: kindRecord((kind) => sum.byKind[kind] + used.byKind[kind]),
         machineBusy: sum.machineBusy + used.machineBusy,
         machineTotal: sum.machineTotal + used.machineTotal,
       }))
@@ -146,6 +159,9 @@ export function computeRunStatistics(
     peakRssBytes: highest(runs.map((run) => run.usage?.peakRssBytes)),
     peakPssBytes: highest(runs.map((run) => run.usage?.peakPssBytes)),
     cpuMsPerPage: cpu ? (cpu.tree * 1000) / measured.length : undefined,
+    cpuMsPerPageByKind: cpu
+      ? kindRecord((kind) => (cpu.byKind[kind] * 1000) / measured.length)
+      : undefined,
     machineBusyPercent:
       cpu && cpu.machineTotal > 0 ? (100 * cpu.machineBusy) / cpu.machineTotal : undefined,
     problems,

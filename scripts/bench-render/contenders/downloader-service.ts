@@ -62,10 +62,15 @@ const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
  * environment variables so that a flag from `--downloader-arg` still wins: a render-only node
  * (entry B alone, no scheduler), an operator allow-list of exactly the bench's loopback addresses,
  * a self-sizing page pool under a brake of 16 (the top of the others' range), and the same
- * page-complete rule, recycling and browser as every other contender. The data directory is a
- * fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
+ * page-complete rule, browser replacement (RECYCLE_AFTER_RENDER_COUNT unless told otherwise) and
+ * browser as every other contender. The data directory is a fresh temporary one (embedded LMDB
+ * unless STORAGE_BACKEND says otherwise).
  */
-export function downloaderEnvironment(hosts: readonly string[], token: string): NodeJS.ProcessEnv {
+export function downloaderEnvironment(
+  hosts: readonly string[],
+  token: string,
+  recycleAfterRenderCount = RECYCLE_AFTER_RENDER_COUNT,
+): NodeJS.ProcessEnv {
   return {
     DOWNLOADER_TOKEN: token,
     DOWNLOADER_ALLOW_DESTINATIONS: hosts.join(','),
@@ -74,7 +79,7 @@ export function downloaderEnvironment(hosts: readonly string[], token: string): 
     DOWNLOADER_MAX_CONCURRENT_COUNT: String(MAX_BENCH_CONCURRENCY),
     DOWNLOADER_SETTLE_MS: String(SETTLE_MS),
     DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
-    DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(RECYCLE_AFTER_RENDER_COUNT),
+    DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(recycleAfterRenderCount),
     CHROMIUM_PATH,
   };
 }
