@@ -19,6 +19,14 @@ export const PROCESS_KINDS = [
 ] as const;
 export type ProcessKind = (typeof PROCESS_KINDS)[number];
 
+/** A record with a value for every kind, in PROCESS_KINDS order. */
+export function byProcessKind<T>(value: (kind: ProcessKind) => T): Record<ProcessKind, T> {
+  return Object.fromEntries(PROCESS_KINDS.map((kind) => [kind, value(kind)])) as Record<
+    ProcessKind,
+    T
+  >;
+}
+
 const KIND_OF_CHROMIUM_TYPE: Readonly<Record<string, ProcessKind>> = {
   renderer: 'renderer',
   'gpu-process': 'gpu',

@@ -6,7 +6,7 @@ import {
   ProcessTreeCpuCounter,
   type ProcessEntry,
 } from '../../services/downloader/rendering/pool-sizing/proc-stats';
-import { PROCESS_KINDS, processKindOf, readCommandLine, type ProcessKind } from './process-kind';
+import { byProcessKind, processKindOf, readCommandLine, type ProcessKind } from './process-kind';
 
 /** CPU time used so far, by the tree and by the whole machine (every process, other users too). */
 export interface CpuSample {
@@ -48,10 +48,8 @@ export class ProcessTreeSampler {
   private readonly cpuSamples: CpuSample[] = [];
   private readonly seen = new Map<number, string>();
   private readonly treeCpu = new ProcessTreeCpuCounter();
-  /** One counter per kind, each fed the kind's share of the tree (a process never changes kind). */
-  private readonly kindCpu = new Map(
-    PROCESS_KINDS.map((kind) => [kind, new ProcessTreeCpuCounter()] as const),
-  );
+  /** One counter per kind, each fed the kind's share of the tree. */
+  private readonly kindCpu = byProcessKind(() => new ProcessTreeCpuCounter());
   /** Kind of each process seen, by pid and start time: its command line is read once. */
   private readonly kindOf = new Map<string, ProcessKind>();
 
@@ -119,14 +117,10 @@ export class ProcessTreeSampler {
   }
 
   private updateKindCpu(tree: readonly ProcessEntry[]): Record<ProcessKind, number> {
-    const byKind = new Map<ProcessKind, ProcessEntry[]>(PROCESS_KINDS.map((kind) => [kind, []]));
-    for (const entry of tree) byKind.get(this.kindOfEntry(entry))?.push(entry);
-    return Object.fromEntries(
-      PROCESS_KINDS.map((kind) => [
-        kind,
-        this.kindCpu.get(kind)?.update(byKind.get(kind) ?? []) ?? 0,
-      ]),
-    ) as Record<ProcessKind, number>;
+    const kinds = tree.map((entry) => this.kindOfEntry(entry));
+    return byProcessKind((kind) =>
+      this.kindCpu[kind].update(tree.filter((_, index) => kinds[index] === kind)),
+    );
   }
 
   private kindOfEntry(entry: ProcessEntry): ProcessKind {

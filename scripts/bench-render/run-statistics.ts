@@ -1,7 +1,7 @@
 import type { BenchPage } from './bench-page-set';
 import type { ContenderRun } from './contender-run';
 import type { PageRecord } from './page-record';
-import { PROCESS_KINDS, type ProcessKind } from './process-kind';
+import { byProcessKind, type ProcessKind } from './process-kind';
 import type { CpuSample } from './process-tree';
 
 /** The numbers of one contender's measured pages (warm-up pages left out), over all rounds. */
@@ -48,13 +48,6 @@ interface CpuUsed {
   machineTotal: number;
 }
 
-function kindRecord(value: (kind: ProcessKind) => number): Record<ProcessKind, number> {
-  return Object.fromEntries(PROCESS_KINDS.map((kind) => [kind, value(kind)])) as Record<
-    ProcessKind,
-    number
-  >;
-}
-
 /** CPU used between two moments, from the samples just outside them. */
 function cpuBetween(
   samples: readonly CpuSample[],
@@ -66,7 +59,7 @@ function cpuBetween(
   const after = samples.find((sample) => sample.atMs >= toMs) ?? (samples.at(-1) as CpuSample);
   return {
     tree: after.treeCpuSeconds - before.treeCpuSeconds,
-    byKind: kindRecord((kind) => after.cpuSecondsByKind[kind] - before.cpuSecondsByKind[kind]),
+    byKind: byProcessKind((kind) => after.cpuSecondsByKind[kind] - before.cpuSecondsByKind[kind]),
     machineBusy: after.machineBusySeconds - before.machineBusySeconds,
     machineTotal: after.machineTotalSeconds - before.machineTotalSeconds,
   };
@@ -123,7 +116,7 @@ export function computeRunStatistics(
   const cpu = cpuPerRound.every((used) => used !== undefined)
     ? (cpuPerRound as CpuUsed[]).reduce((sum, used) => ({
         tree: sum.tree + used.tree,
-        byKind: kindRecord((kind) => sum.byKind[kind] + used.byKind[kind]),
+        byKind: byProcessKind((kind) => sum.byKind[kind] + used.byKind[kind]),
         machineBusy: sum.machineBusy + used.machineBusy,
         machineTotal: sum.machineTotal + used.machineTotal,
       }))
@@ -160,7 +153,7 @@ export function computeRunStatistics(
     peakPssBytes: highest(runs.map((run) => run.usage?.peakPssBytes)),
     cpuMsPerPage: cpu ? (cpu.tree * 1000) / measured.length : undefined,
     cpuMsPerPageByKind: cpu
-      ? kindRecord((kind) => (cpu.byKind[kind] * 1000) / measured.length)
+      ? byProcessKind((kind) => (cpu.byKind[kind] * 1000) / measured.length)
       : undefined,
     machineBusyPercent:
       cpu && cpu.machineTotal > 0 ? (100 * cpu.machineBusy) / cpu.machineTotal : undefined,
