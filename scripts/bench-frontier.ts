@@ -69,6 +69,16 @@ const outputDirectory = resolve(
     join('.data', 'bench-frontier', new Date().toISOString().replace(/[:.]/g, '-')),
 );
 
+/** Writing behind: the row versions journalled and the rows checkpoints wrote, per URL. */
+function checkpointText({ commits }: LoadMeasurement): string {
+  const checkpoint = commits?.checkpoint;
+  if (checkpoint === undefined) return '';
+  return (
+    `; journalled ${checkpoint.versionsPerUrl.toFixed(2)} row versions per URL, ` +
+    `checkpoints wrote ${checkpoint.rowWritesPerUrl.toFixed(2)} rows per URL`
+  );
+}
+
 /** The issue's same-run targets on the 2-core machine. */
 const TARGETS = {
   urlsPerSecond: 5000,
@@ -227,7 +237,8 @@ async function growAndMeasureStage(options: {
         `  scheduler (${options.backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
           `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
           `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
-          `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs`,
+          `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
+          checkpointText(measurement),
       );
       rows.push({
         backendLabel: options.backendLabel,
@@ -297,8 +308,8 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | commit mean ms | URLs per commit | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | -------------- | --------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
@@ -307,6 +318,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ${scheduler.intervalViolationCount} | ` +
         `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
         `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
+        `${scheduler.commits?.checkpoint?.rowWritesPerUrl.toFixed(2) ?? '—'} | ` +
         (bullmq === undefined
           ? '— | — | — | — | — |'
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +

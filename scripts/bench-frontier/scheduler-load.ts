@@ -22,16 +22,30 @@ export interface CommitFigures {
   meanMs: number;
   /** URLs reported per commit (each commit also carries leases). */
   urlsPerCommit: number;
+  /**
+   * Writing behind (LMDB): row versions journalled and rows the checkpoints wrote into the store,
+   * per URL reported — how much the checkpoints fold. Undefined without write-behind.
+   */
+  checkpoint?: { versionsPerUrl: number; rowWritesPerUrl: number };
 }
 
-/** Sum and count of the scheduler's commit-duration histogram, read from its /metrics. */
-async function commitTotalsOf(url: string): Promise<{ seconds: number; count: number }> {
+interface CommitTotals {
+  seconds: number;
+  count: number;
+  checkpointedVersions: number;
+  checkpointedRows: number;
+}
+
+/** The scheduler's commit-duration histogram and write-behind counters, read from its /metrics. */
+async function commitTotalsOf(url: string): Promise<CommitTotals> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const valueOf = (name: string) =>
     Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   return {
     seconds: valueOf('scheduler_commit_duration_seconds_sum'),
     count: valueOf('scheduler_commit_duration_seconds_count'),
+    checkpointedVersions: valueOf('storage_write_behind_row_version_total'),
+    checkpointedRows: valueOf('storage_write_behind_row_write_total'),
   };
 }
 
@@ -123,6 +137,16 @@ export async function measureScheduler(options: {
         ? {
             meanMs: ((commitsAfter.seconds - commitsBefore.seconds) * 1000) / commitCount,
             urlsPerCommit: reportedCount / commitCount,
+            checkpoint: Number.isNaN(commitsAfter.checkpointedRows)
+              ? undefined
+              : {
+                  versionsPerUrl:
+                    (commitsAfter.checkpointedVersions - commitsBefore.checkpointedVersions) /
+                    reportedCount,
+                  rowWritesPerUrl:
+                    (commitsAfter.checkpointedRows - commitsBefore.checkpointedRows) /
+                    reportedCount,
+                },
           }
         : undefined,
   };

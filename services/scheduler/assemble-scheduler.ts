@@ -9,9 +9,12 @@ import type { ServiceDefinition } from '../common/service-host/run-service';
 import {
   openStorageBackend,
   storageBackendSettingsFromEnvironment,
+  type StorageBackendSettings,
 } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
+import { WriteBehindLmdbBackend } from '../common/storage/write-behind/write-behind-lmdb-backend';
+import { registerWriteBehindMetrics } from '../common/storage/write-behind/write-behind-metrics';
 import { systemClock, type Clock } from './frontier/clock';
 import { Frontier } from './frontier/frontier';
 import type { ProbeCall } from './health/domain-prober';
@@ -45,12 +48,17 @@ export function schedulerServiceDefinition(
     settingDefinitions: SCHEDULER_SETTINGS,
     assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
       const openedBackend = await openStorageBackend(
-        storageBackendSettingsFromEnvironment('scheduler', {
-          ...environmentVariables,
-          // One directory per service under --data-dir (README), whatever else the variables say.
-          STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
-        }),
+        writingBehindUnlessTold(
+          storageBackendSettingsFromEnvironment('scheduler', {
+            ...environmentVariables,
+            // One directory per service under --data-dir (README), whatever else the variables say.
+            STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
+          }),
+        ),
       );
+      if (openedBackend instanceof WriteBehindLmdbBackend) {
+        registerWriteBehindMetrics(registry, openedBackend);
+      }
       const backend = dependencies.wrapBackend?.(openedBackend) ?? openedBackend;
       let frontier: Frontier;
       try {
@@ -83,6 +91,16 @@ export function schedulerServiceDefinition(
       };
     },
   };
+}
+
+/**
+ * The frontier writes a few small rows per URL at random places of a large store: on LMDB it
+ * writes behind a journal unless STORAGE_LMDB_WRITE_BEHIND says otherwise (README, Scheduler).
+ */
+function writingBehindUnlessTold(settings: StorageBackendSettings): StorageBackendSettings {
+  return settings.backendName === 'lmdb'
+    ? { ...settings, isWriteBehind: settings.isWriteBehind ?? true }
+    : settings;
 }
 
 /** Probes go through the generated downloader client; without a token there is no prober. */

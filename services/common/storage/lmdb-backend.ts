@@ -1,5 +1,7 @@
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
+import { replayLeftoverJournal } from './write-behind/journal-replay';
+import type { StoredWrite } from './write-behind/journal-record';
 import {
   ENVELOPE_HEADER_BYTES,
   EXPIRY_PREFIX_BYTES,
@@ -66,7 +68,7 @@ export interface LmdbWriteMetrics {
   secondsSyncing: number;
 }
 
-function assertKey(key: Buffer): void {
+export function assertKey(key: Buffer): void {
   if (!Buffer.isBuffer(key) || key.length === 0 || key.length > LMDB_MAX_ROW_KEY_BYTES) {
     throw new RangeError(
       `LMDB keys must be 1 to ${LMDB_MAX_ROW_KEY_BYTES} bytes, got ${Buffer.isBuffer(key) ? key.length : typeof key}`,
@@ -74,7 +76,7 @@ function assertKey(key: Buffer): void {
   }
 }
 
-function assertWrite(write: KeyValueWrite): void {
+export function assertWrite(write: KeyValueWrite): void {
   assertKey(write.key);
   if (!Buffer.isBuffer(write.value)) {
     throw new TypeError('LMDB values must be Buffers');
@@ -85,9 +87,15 @@ function assertWrite(write: KeyValueWrite): void {
   }
 }
 
-function assertRange(range: KeyRange): void {
+export function assertRange(range: KeyRange): void {
   if (!Buffer.isBuffer(range.start) || !Buffer.isBuffer(range.end)) {
     throw new TypeError('LMDB range bounds must be Buffers');
+  }
+}
+
+export function assertScanLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new RangeError(`scan limit must be a positive whole number, got ${limit}`);
   }
 }
 
@@ -150,9 +158,20 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     this.#sweepTimer.unref();
   }
 
-  /** Opens (creating if needed) the environment in `directory`, e.g. `./.data/<service>`. */
+  /**
+   * Opens (creating if needed) the environment in `directory`, e.g. `./.data/<service>`. Writes a
+   * write-behind journal left there (a process that wrote behind and stopped before its last
+   * checkpoint, or was killed) into the rows first, so every opener reads the same store.
+   */
   static async open(directory: string, options: LmdbBackendOptions = {}): Promise<LmdbBackend> {
-    return new LmdbBackend(directory, options);
+    const backend = new LmdbBackend(directory, options);
+    try {
+      await replayLeftoverJournal(directory, options.syncMode ?? 'overlapping', backend);
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+    return backend;
   }
 
   /** Resolves once every write committed so far is also synced (durable past a power loss). */
@@ -208,6 +227,24 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     await this.putMany([write]);
   }
 
+  /**
+   * Writes rows in their stored form (envelopes, expiry included) and deletes, in one transaction:
+   * how a write-behind checkpoint or a journal replay lands. Resolves once committed.
+   */
+  async applyStoredWrites(writes: readonly StoredWrite[]): Promise<void> {
+    this.#assertOpen();
+    const commits: Array<Promise<boolean> | undefined> = [];
+    for (const { key, stored } of writes) {
+      if (stored === undefined) {
+        commits.push(this.#rows.remove(key));
+      } else {
+        commits.push(this.#rows.put(key, stored));
+        commits.push(indexExpiry(this.#expiryIndex, expiresAtMsOf(stored), key));
+      }
+    }
+    await Promise.all(commits);
+  }
+
   async putMany(writes: KeyValueWrite[]): Promise<void> {
     this.#assertOpen();
     // Validate everything before queueing anything, so a bad row cannot leave half a batch behind.
@@ -252,26 +289,37 @@ export class LmdbBackend implements OrderedKeyValueBackend {
 
   async scan(range: KeyRangeScan): Promise<KeyValueEntry[]> {
     this.#assertOpen();
-    if (!Number.isSafeInteger(range.limit) || range.limit < 1) {
-      throw new RangeError(`scan limit must be a positive whole number, got ${range.limit}`);
-    }
-    if (Buffer.compare(range.start, range.end) >= 0) {
-      return [];
-    }
-    const nowMs = Date.now();
+    assertScanLimit(range.limit);
     const entries: KeyValueEntry[] = [];
-    // No `limit` on the cursor: expired rows are skipped, so the live count decides when to stop.
-    for (const { key, value } of this.#rows.getRange(cursorRange(range))) {
-      const payload = livePayloadOf(value, nowMs);
-      if (payload !== undefined) {
-        // lmdb-js hands out fresh slices for binary keys and values, so no defensive copy.
-        entries.push({ key, value: payload });
-        if (entries.length >= range.limit) {
-          break;
-        }
-      }
+    for (const entry of this.liveRows(range, Date.now())) {
+      entries.push(entry);
+      if (entries.length >= range.limit) break;
     }
     return entries;
+  }
+
+  /**
+   * The live rows of [start, end) in ascending key order, read lazily (synchronously; consume them
+   * within one turn). No `limit` on the cursor: expired rows are skipped, so the caller's count of
+   * live rows decides when to stop.
+   */
+  *liveRows(range: KeyRange, nowMs: number): Generator<KeyValueEntry> {
+    this.#assertOpen();
+    assertRange(range);
+    if (Buffer.compare(range.start, range.end) >= 0) return;
+    for (const { key, value } of this.#rows.getRange(cursorRange(range))) {
+      const payload = livePayloadOf(value, nowMs);
+      // lmdb-js hands out fresh slices for binary keys and values, so no defensive copy.
+      if (payload !== undefined) yield { key, value: payload };
+    }
+  }
+
+  /** Every key stored in [start, end), expired or not. */
+  rowKeys(range: KeyRange): Buffer[] {
+    this.#assertOpen();
+    assertRange(range);
+    if (Buffer.compare(range.start, range.end) >= 0) return [];
+    return Array.from(this.#rows.getKeys(cursorRange(range)), (key) => Buffer.from(key));
   }
 
   async compareAndSwap(

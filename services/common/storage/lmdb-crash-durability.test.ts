@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LmdbBackend } from './lmdb-backend';
-import { crashRowKey, crashRowValue } from './testing/lmdb-crash-writer';
+import { crashRowKey, crashRowValue, type CrashWriterMode } from './testing/lmdb-crash-writer';
 
 const WRITER_SCRIPT = join(__dirname, 'testing', 'lmdb-crash-writer.ts');
 /** Kill once this many writes are acknowledged: enough to be meaningful, reached in well under a second. */
@@ -17,11 +17,11 @@ interface KilledWriter {
 }
 
 /** Runs the writer, SIGKILLs it mid-burst and returns every index it acknowledged. */
-function runAndKillWriter(directory: string): Promise<KilledWriter> {
+function runAndKillWriter(directory: string, mode: CrashWriterMode): Promise<KilledWriter> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--require', require.resolve('tsx/cjs'), WRITER_SCRIPT, directory],
+      ['--require', require.resolve('tsx/cjs'), WRITER_SCRIPT, directory, mode],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -50,27 +50,31 @@ function runAndKillWriter(directory: string): Promise<KilledWriter> {
   });
 }
 
-test('every write acknowledged before kill -9 is present after reopening', async () => {
-  const directory = await mkdtemp(join(tmpdir(), 'lmdb-crash-'));
-  try {
-    const writer = await runAndKillWriter(directory);
-    expect({ signal: writer.signal, errorOutput: writer.errorOutput }).toEqual({
-      signal: 'SIGKILL',
-      errorOutput: '',
-    });
-    expect(writer.acknowledged.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
-
-    const backend = await LmdbBackend.open(directory);
+// A plain open after the kill: a write-behind journal left behind is replayed by every opener.
+test.each<CrashWriterMode>(['direct', 'write-behind'])(
+  'every write acknowledged before kill -9 is present after reopening (%s)',
+  async (mode) => {
+    const directory = await mkdtemp(join(tmpdir(), 'lmdb-crash-'));
     try {
-      const stored = await backend.getMany(writer.acknowledged.map(crashRowKey));
-      const missing = writer.acknowledged.filter(
-        (index, position) => !stored[position]?.equals(crashRowValue(index)),
-      );
-      expect(missing).toEqual([]);
+      const writer = await runAndKillWriter(directory, mode);
+      expect({ signal: writer.signal, errorOutput: writer.errorOutput }).toEqual({
+        signal: 'SIGKILL',
+        errorOutput: '',
+      });
+      expect(writer.acknowledged.length).toBeGreaterThanOrEqual(ACKS_BEFORE_KILL);
+
+      const backend = await LmdbBackend.open(directory);
+      try {
+        const stored = await backend.getMany(writer.acknowledged.map(crashRowKey));
+        const missing = writer.acknowledged.filter(
+          (index, position) => !stored[position]?.equals(crashRowValue(index)),
+        );
+        expect(missing).toEqual([]);
+      } finally {
+        await backend.close();
+      }
     } finally {
-      await backend.close();
+      await rm(directory, { recursive: true, force: true });
     }
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -1,11 +1,20 @@
 import { resolve } from 'node:path';
 import { LmdbBackend, type LmdbSyncMode } from './lmdb-backend';
+import { WriteBehindLmdbBackend } from './write-behind/write-behind-lmdb-backend';
 import type { BackendName, OrderedKeyValueBackend } from './ordered-key-value-backend';
 import { assertServiceName, type ServiceName } from './service-name';
 
 /** Which backend a service uses and how to reach it. */
 export type StorageBackendSettings =
-  | { backendName: 'lmdb'; dataDirectory: string; syncMode?: LmdbSyncMode; mapSizeBytes?: number }
+  | {
+      backendName: 'lmdb';
+      dataDirectory: string;
+      syncMode?: LmdbSyncMode;
+      mapSizeBytes?: number;
+      /** Writes go through a journal and reach the rows in background checkpoints (see
+       * WriteBehindLmdbBackend); undefined leaves the choice to the service. */
+      isWriteBehind?: boolean;
+    }
   | { backendName: 'tikv'; pdEndpoints: string[] };
 
 const BACKEND_NAMES: readonly BackendName[] = ['lmdb', 'tikv'];
@@ -37,6 +46,13 @@ function parseSyncMode(text: string | undefined): LmdbSyncMode | undefined {
   throw new Error(`STORAGE_LMDB_SYNC must be "overlapping" or "full", got "${value}"`);
 }
 
+function parseWriteBehind(text: string | undefined): boolean | undefined {
+  const value = text?.trim();
+  if (!value) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`STORAGE_LMDB_WRITE_BEHIND must be "on" or "off", got "${value}"`);
+}
+
 function parseMapSizeBytes(text: string | undefined): number | undefined {
   const value = text?.trim();
   if (!value) return undefined;
@@ -53,6 +69,8 @@ function parseMapSizeBytes(text: string | undefined): number | undefined {
  *   STORAGE_DATA_DIRECTORY   LMDB environment directory of this service; default ./.data/<service>
  *   STORAGE_LMDB_SYNC        overlapping (default) or full — see LmdbSyncMode
  *   STORAGE_LMDB_MAP_SIZE_MIB  address space reserved for the LMDB map; default 65536 (64 GiB)
+ *   STORAGE_LMDB_WRITE_BEHIND  on or off: writes through a journal, rows in background checkpoints;
+ *                            default: the service's choice (the scheduler: on)
  *   TIKV_PD_ENDPOINTS        comma-separated PD host:port list; required for tikv
  */
 export function storageBackendSettingsFromEnvironment(
@@ -68,6 +86,7 @@ export function storageBackendSettingsFromEnvironment(
         dataDirectory: resolve(environment.STORAGE_DATA_DIRECTORY?.trim() || `.data/${service}`),
         syncMode: parseSyncMode(environment.STORAGE_LMDB_SYNC),
         mapSizeBytes: parseMapSizeBytes(environment.STORAGE_LMDB_MAP_SIZE_MIB),
+        isWriteBehind: parseWriteBehind(environment.STORAGE_LMDB_WRITE_BEHIND),
       };
     case 'tikv':
       return { backendName, pdEndpoints: parsePdEndpoints(environment.TIKV_PD_ENDPOINTS) };
@@ -90,11 +109,12 @@ export async function openStorageBackend(
   settings: StorageBackendSettings,
 ): Promise<OrderedKeyValueBackend> {
   switch (settings.backendName) {
-    case 'lmdb':
-      return LmdbBackend.open(settings.dataDirectory, {
-        syncMode: settings.syncMode,
-        mapSizeBytes: settings.mapSizeBytes,
-      });
+    case 'lmdb': {
+      const options = { syncMode: settings.syncMode, mapSizeBytes: settings.mapSizeBytes };
+      return settings.isWriteBehind === true
+        ? WriteBehindLmdbBackend.open(settings.dataDirectory, options)
+        : LmdbBackend.open(settings.dataDirectory, options);
+    }
     case 'tikv':
       return loadTikvBackendModule().TikvBackend.connect({ pdEndpoints: settings.pdEndpoints });
   }

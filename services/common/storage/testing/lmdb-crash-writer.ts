@@ -3,10 +3,15 @@
  * `ack <n>` once the write of row n has resolved. Alternates plain puts and compare-and-swaps so
  * both write paths are covered. Exits by itself after a deadline in case the parent never kills it.
  *
- * Usage: node --require tsx/cjs lmdb-crash-writer.ts <directory>
+ * With `write-behind` it writes through WriteBehindLmdbBackend, checkpointing every few hundred
+ * rows, so the kill lands among journal appends and checkpoints alike.
+ *
+ * Usage: node --require tsx/cjs lmdb-crash-writer.ts <directory> [write-behind]
  */
 import { writeSync } from 'node:fs';
 import { LmdbBackend } from '../lmdb-backend';
+import type { OrderedKeyValueBackend } from '../ordered-key-value-backend';
+import { WriteBehindLmdbBackend } from '../write-behind/write-behind-lmdb-backend';
 
 const CONCURRENT_WRITERS = 32;
 const DEADLINE_MS = 20_000;
@@ -39,8 +44,18 @@ function writeAcknowledgement(line: string): void {
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
-async function main(directory: string): Promise<void> {
-  const backend = await LmdbBackend.open(directory);
+export type CrashWriterMode = 'direct' | 'write-behind';
+
+function openBackend(directory: string, mode: CrashWriterMode): Promise<OrderedKeyValueBackend> {
+  return mode === 'write-behind'
+    ? WriteBehindLmdbBackend.open(directory, {
+        checkpoint: { rowCountThreshold: 300, maxDelayMs: 20 },
+      })
+    : LmdbBackend.open(directory);
+}
+
+async function main(directory: string, mode: CrashWriterMode): Promise<void> {
+  const backend = await openBackend(directory, mode);
   const deadline = Date.now() + DEADLINE_MS;
   let nextIndex = 0;
   const writer = async () => {
@@ -60,5 +75,5 @@ async function main(directory: string): Promise<void> {
 }
 
 if (require.main === module) {
-  void main(process.argv[2]);
+  void main(process.argv[2], process.argv[3] === 'write-behind' ? 'write-behind' : 'direct');
 }

@@ -1,0 +1,167 @@
+import { setImmediate } from 'node:timers/promises';
+import type { LmdbBackend } from '../lmdb-backend';
+import type { LmdbWriteJournal } from './lmdb-write-journal';
+import type { WriteOverlay } from './write-overlay';
+
+export interface CheckpointSettings {
+  /** A checkpoint starts once the overlay holds this many committed rows… */
+  rowCountThreshold: number;
+  /** …or once the oldest committed write not checkpointed has waited this long. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
+  rowCountThreshold: 20_000,
+  maxDelayMs: 1_000,
+};
+
+/** Rows a checkpoint hands to LMDB (or releases) per event-loop turn. */
+const ROWS_PER_TURN = 2_000;
+
+/** Cumulative figures of the checkpoints so far. */
+export interface CheckpointStatistics {
+  checkpointCount: number;
+  /** Row versions the journal records carried, and the rows written for them (one per key). */
+  versionCount: number;
+  rowWriteCount: number;
+  secondsWriting: number;
+}
+
+/**
+ * Moves the overlay's committed rows into the store, in the background and in one large
+ * transaction each time: every key once, at its newest committed version (a key written many
+ * times, or written and deleted, costs one write), walked in key order. Then, once the rows are
+ * synced, the journal forgets every record up to the newest one the checkpoint covered and the
+ * overlay releases the versions written (unless newer ones replaced them meanwhile).
+ *
+ * Crash ordering: rows are written before records are removed, so a crash in between replays
+ * records whose rows are already there — harmless, a replay ends at the newest version of each key.
+ */
+export class Checkpointer {
+  #committedSequence = 0;
+  #checkpointedSequence = 0;
+  #waitingVersionCount = 0;
+  #oldestWaitingAtMs: number | undefined;
+  #running: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #failure: unknown;
+  #isDraining = false;
+  readonly statistics: CheckpointStatistics = {
+    checkpointCount: 0,
+    versionCount: 0,
+    rowWriteCount: 0,
+    secondsWriting: 0,
+  };
+
+  constructor(
+    private readonly store: LmdbBackend,
+    private readonly journal: LmdbWriteJournal,
+    private readonly overlay: WriteOverlay,
+    private readonly settings: CheckpointSettings,
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  /** Journal record `sequence`, carrying `versionCount` row versions, is durable. */
+  committed(sequence: number, versionCount: number): void {
+    this.#committedSequence = sequence;
+    this.#waitingVersionCount += versionCount;
+    this.#oldestWaitingAtMs ??= Date.now();
+    this.#schedule();
+  }
+
+  /** Row versions committed and not checkpointed yet. */
+  get waitingVersionCount(): number {
+    return this.#waitingVersionCount;
+  }
+
+  /** Resolves once the checkpoint under way, if any, is done. */
+  async idle(): Promise<void> {
+    while (this.#running !== undefined) await this.#running;
+  }
+
+  /** Checkpoints every committed write now, whatever the thresholds (on close, under pressure). */
+  async drain(): Promise<void> {
+    this.#isDraining = true;
+    try {
+      this.#schedule();
+      await this.idle();
+    } finally {
+      this.#isDraining = false;
+    }
+  }
+
+  stop(): void {
+    this.#clearTimer();
+  }
+
+  #schedule(): void {
+    if (this.#running !== undefined || this.#failure !== undefined) return;
+    if (this.#oldestWaitingAtMs === undefined) return;
+    const waitedMs = Date.now() - this.#oldestWaitingAtMs;
+    if (
+      this.#isDraining ||
+      this.overlay.committedSize >= this.settings.rowCountThreshold ||
+      waitedMs >= this.settings.maxDelayMs
+    ) {
+      this.#clearTimer();
+      this.#running = this.#run();
+      return;
+    }
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.#schedule();
+      }, this.settings.maxDelayMs - waitedMs);
+      // Housekeeping: it must never keep a process alive (close() drains what is left).
+      this.#timer.unref();
+    }
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async #run(): Promise<void> {
+    // Everything committed up to now; what commits meanwhile waits for the next checkpoint.
+    const throughSequence = this.#committedSequence;
+    const versionCount = this.#waitingVersionCount;
+    this.#waitingVersionCount = 0;
+    this.#oldestWaitingAtMs = undefined;
+    const taken = this.overlay.committedVersions();
+    try {
+      const startedAt = performance.now();
+      // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
+      // the requests of that turn back by tens of milliseconds. The slices may land in several
+      // transactions; nothing needs them together (the journal keeps every record until the end).
+      const applied: Array<Promise<void>> = [];
+      for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
+        const slice = taken.slice(start, start + ROWS_PER_TURN);
+        applied.push(this.store.applyStoredWrites(slice.map(([, version]) => version)));
+        await setImmediate();
+      }
+      await Promise.all(applied);
+      // Synced before the journal forgets them: a power loss must not lose what it held.
+      await this.store.flushed();
+      if (throughSequence > this.#checkpointedSequence) {
+        await this.journal.removeThrough(throughSequence);
+      }
+      this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
+      for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
+        const end = Math.min(start + ROWS_PER_TURN, taken.length);
+        for (let index = start; index < end; index += 1) this.overlay.release(...taken[index]);
+        if (end < taken.length) await setImmediate();
+      }
+      this.#checkpointedSequence = throughSequence;
+      this.statistics.checkpointCount += 1;
+      this.statistics.versionCount += versionCount;
+      this.statistics.rowWriteCount += taken.length;
+    } catch (error) {
+      this.#failure = error;
+      this.onFailure(error);
+    } finally {
+      this.#running = undefined;
+    }
+    this.#schedule();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * One journal record: the row writes of one backend call, as they will land in the `rows`
+ * database — each key with its enveloped value (lmdb-value-envelope.ts, expiry included), or no
+ * value for a delete. Binary, because the journal is on the hot write path:
+ *
+ *   per write:  key length (u16 BE) · key · stored length (u32 BE; 0xFFFFFFFF = delete) · stored
+ */
+
+/** A row write as stored: `stored` undefined deletes the row. */
+export interface StoredWrite {
+  key: Buffer;
+  stored: Buffer | undefined;
+}
+
+const DELETED = 0xffff_ffff;
+const KEY_LENGTH_BYTES = 2;
+const STORED_LENGTH_BYTES = 4;
+
+export function encodeJournalRecord(writes: readonly StoredWrite[]): Buffer {
+  let byteCount = 0;
+  for (const { key, stored } of writes) {
+    byteCount += KEY_LENGTH_BYTES + key.length + STORED_LENGTH_BYTES + (stored?.length ?? 0);
+  }
+  const record = Buffer.allocUnsafe(byteCount);
+  let offset = 0;
+  for (const { key, stored } of writes) {
+    offset = record.writeUInt16BE(key.length, offset);
+    offset += key.copy(record, offset);
+    offset = record.writeUInt32BE(stored === undefined ? DELETED : stored.length, offset);
+    if (stored !== undefined) offset += stored.copy(record, offset);
+  }
+  return record;
+}
+
+/** The writes of a record, in order; keys and values are copies (the record may be reused). */
+export function decodeJournalRecord(record: Buffer): StoredWrite[] {
+  const writes: StoredWrite[] = [];
+  let offset = 0;
+  while (offset < record.length) {
+    if (offset + KEY_LENGTH_BYTES > record.length) throw truncated(offset);
+    const keyLength = record.readUInt16BE(offset);
+    offset += KEY_LENGTH_BYTES;
+    if (offset + keyLength + STORED_LENGTH_BYTES > record.length) throw truncated(offset);
+    const key = Buffer.from(record.subarray(offset, offset + keyLength));
+    offset += keyLength;
+    const storedLength = record.readUInt32BE(offset);
+    offset += STORED_LENGTH_BYTES;
+    if (storedLength === DELETED) {
+      writes.push({ key, stored: undefined });
+      continue;
+    }
+    if (offset + storedLength > record.length) throw truncated(offset);
+    writes.push({ key, stored: Buffer.from(record.subarray(offset, offset + storedLength)) });
+    offset += storedLength;
+  }
+  return writes;
+}
+
+function truncated(offset: number): Error {
+  return new Error(`write journal record is truncated at byte ${offset}`);
+}

@@ -1,0 +1,40 @@
+import type { LmdbBackend, LmdbSyncMode } from '../lmdb-backend';
+import type { StoredWrite } from './journal-record';
+import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
+
+/** Writes per replay transaction: bounds one transaction's dirty pages. */
+const REPLAY_WRITES_PER_TRANSACTION = 50_000;
+
+/**
+ * Writes every record of the journal left in `storeDirectory` into the store's rows, oldest first,
+ * then empties the journal — only after the rows are synced, so a crash during replay replays
+ * again (records are whole row versions: applying one twice, or an older one before a newer one
+ * again, ends at the same rows). Resolves to the number of records replayed.
+ */
+export async function replayLeftoverJournal(
+  storeDirectory: string,
+  syncMode: LmdbSyncMode,
+  store: LmdbBackend,
+): Promise<number> {
+  const journal = LmdbWriteJournal.openExisting(journalDirectoryOf(storeDirectory), syncMode);
+  if (journal === undefined) return 0;
+  try {
+    // Read through before writing: the journal holds seconds of writes (the overlay's bound).
+    const records = [...journal.records()];
+    if (records.length === 0) return 0;
+    let pending: StoredWrite[] = [];
+    for (const { writes } of records) {
+      pending.push(...writes);
+      if (pending.length >= REPLAY_WRITES_PER_TRANSACTION) {
+        await store.applyStoredWrites(pending);
+        pending = [];
+      }
+    }
+    if (pending.length > 0) await store.applyStoredWrites(pending);
+    await store.flushed();
+    await journal.removeThrough(records[records.length - 1].sequence);
+    return records.length;
+  } finally {
+    await journal.close();
+  }
+}

@@ -1,0 +1,129 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LmdbBackend } from '../lmdb-backend';
+import { wrapValue } from '../lmdb-value-envelope';
+import { encodeJournalRecord } from './journal-record';
+import { replayLeftoverJournal } from './journal-replay';
+import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
+import { WriteBehindLmdbBackend } from './write-behind-lmdb-backend';
+
+const NO_CHECKPOINT = { rowCountThreshold: 1e9, maxDelayMs: 3_600_000 };
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'write-behind-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const key = (text: string) => Buffer.from(text);
+const text = (value: Buffer | undefined) => value?.toString();
+
+test('a checkpoint writes each key once, its newest version, and empties overlay and journal', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  for (let version = 1; version <= 50; version += 1) {
+    await backend.put({ key: key('hot'), value: Buffer.from(`v${version}`) });
+  }
+  await backend.putMany([
+    { key: key('lease'), value: Buffer.from('held') },
+    { key: key('kept'), value: Buffer.from('yes') },
+  ]);
+  await backend.delete(key('lease'));
+  expect(backend.statistics()).toMatchObject({ overlayRowCount: 3, checkpointCount: 0 });
+
+  await backend.checkpointNow();
+  expect(backend.statistics()).toMatchObject({
+    overlayRowCount: 0,
+    waitingVersionCount: 0,
+    versionCount: 53,
+    rowWriteCount: 3,
+  });
+  expect(text(await backend.get(key('hot')))).toBe('v50');
+  expect(await backend.get(key('lease'))).toBeUndefined();
+  await backend.close();
+
+  // Nothing left to replay: every row is in the store itself.
+  const store = await LmdbBackend.open(directory);
+  expect(await replayLeftoverJournal(directory, 'overlapping', store)).toBe(0);
+  expect((await store.getMany([key('hot'), key('lease'), key('kept')])).map(text)).toEqual([
+    'v50',
+    undefined,
+    'yes',
+  ]);
+  await store.close();
+});
+
+test('replay of a journal whose rows a checkpoint already wrote ends at the newest version', async () => {
+  // The state a kill leaves between a checkpoint's rows and the removal of its records: the rows
+  // hold the newest versions, and the journal still holds older ones before them.
+  const store = await LmdbBackend.open(directory);
+  await store.applyStoredWrites([{ key: key('row'), stored: wrapValue(Buffer.from('v3'), 0) }]);
+  await store.close();
+  const journal = LmdbWriteJournal.open(journalDirectoryOf(directory), 'overlapping');
+  const record = (value: string | undefined) =>
+    encodeJournalRecord([
+      {
+        key: key('row'),
+        stored: value === undefined ? undefined : wrapValue(Buffer.from(value), 0),
+      },
+    ]);
+  await Promise.all([
+    journal.append(1, record('v1')),
+    journal.append(2, record(undefined)),
+    journal.append(3, record('v3')),
+    journal.append(4, encodeJournalRecord([{ key: key('other'), stored: undefined }])),
+  ]);
+  await journal.close();
+
+  const reopened = await LmdbBackend.open(directory);
+  expect(text(await reopened.get(key('row')))).toBe('v3');
+  expect(await reopened.get(key('other'))).toBeUndefined();
+  // The journal is empty once replayed: a second open replays nothing.
+  expect(await replayLeftoverJournal(directory, 'overlapping', reopened)).toBe(0);
+  await reopened.close();
+});
+
+test('a full overlay holds back acknowledgements until checkpoints make room', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, {
+    checkpoint: NO_CHECKPOINT,
+    maxOverlayRowCount: 100,
+  });
+  let largestOverlay = 0;
+  for (let round = 0; round < 20; round += 1) {
+    await backend.putMany(
+      Array.from({ length: 30 }, (_, index) => ({
+        key: key(`row-${round}-${index}`),
+        value: Buffer.from('x'),
+      })),
+    );
+    largestOverlay = Math.max(largestOverlay, backend.statistics().overlayRowCount);
+  }
+  // Acknowledged writes never leave more than the bound behind (the last batch may straddle it).
+  expect(largestOverlay).toBeLessThanOrEqual(100);
+  expect(backend.statistics().checkpointCount).toBeGreaterThan(0);
+  expect((await backend.scan({ start: key('row-'), end: key('row.'), limit: 1000 })).length).toBe(
+    600,
+  );
+  await backend.close();
+});
+
+test('scan merges overlay and store: newer versions replace rows, deletes hide them', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  await backend.putMany(
+    ['a', 'b', 'c', 'd'].map((name) => ({ key: key(name), value: Buffer.from(`old-${name}`) })),
+  );
+  await backend.checkpointNow();
+  await backend.put({ key: key('b'), value: Buffer.from('new-b') });
+  await backend.delete(key('c'));
+  await backend.put({ key: key('bb'), value: Buffer.from('new-bb') });
+  const scanned = await backend.scan({ start: key('a'), end: key('z'), limit: 4 });
+  expect(scanned.map((entry) => `${text(entry.key)}=${text(entry.value)}`)).toEqual([
+    'a=old-a',
+    'b=new-b',
+    'bb=new-bb',
+    'd=old-d',
+  ]);
+  await backend.close();
+});

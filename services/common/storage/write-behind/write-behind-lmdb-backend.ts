@@ -1,0 +1,363 @@
+import {
+  assertKey,
+  assertRange,
+  assertScanLimit,
+  assertWrite,
+  LmdbBackend,
+  type LmdbBackendOptions,
+} from '../lmdb-backend';
+import {
+  ENVELOPE_HEADER_BYTES,
+  expiresAtMsFor,
+  expiresAtMsOf,
+  livePayloadOf,
+  wrapValue,
+} from '../lmdb-value-envelope';
+import type {
+  CompareAndSwapOutcome,
+  InPlaceDecoder,
+  KeyRange,
+  KeyRangeScan,
+  KeyValueEntry,
+  KeyValueWrite,
+  OrderedKeyValueBackend,
+} from '../ordered-key-value-backend';
+import {
+  Checkpointer,
+  DEFAULT_CHECKPOINT_SETTINGS,
+  type CheckpointSettings,
+  type CheckpointStatistics,
+} from './checkpointer';
+import { encodeJournalRecord, type StoredWrite } from './journal-record';
+import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
+import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
+
+export interface WriteBehindOptions extends LmdbBackendOptions {
+  checkpoint?: Partial<CheckpointSettings>;
+  /**
+   * Rows the overlay may hold before a write's acknowledgement waits for the checkpoint to catch
+   * up (back-pressure instead of unbounded memory and checkpoints); default 200,000.
+   */
+  maxOverlayRowCount?: number;
+  /** Where a failed checkpoint is reported; default process.emitWarning. */
+  onCheckpointError?: (error: unknown) => void;
+}
+
+/** What the write-behind layer holds and has done (metrics, benchmarks). */
+export interface WriteBehindStatistics extends CheckpointStatistics {
+  overlayRowCount: number;
+  waitingVersionCount: number;
+  /** Journal records issued and not committed yet. */
+  appendsInFlight: number;
+}
+
+const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.subarray(start));
+
+/**
+ * LMDB with a write-behind journal: the same store and the same promises as LmdbBackend, for a
+ * process whose writes are many small random rows in a large store (the scheduler's frontier).
+ *
+ * A write is one record appended to a journal in an LMDB environment of its own (sequential, a
+ * small sync) and is acknowledged once that record is committed — durable exactly as an
+ * LmdbBackend write (see LmdbSyncMode). Until a checkpoint copies it into the store's rows, the
+ * row lives in an in-memory overlay that every read consults first. Checkpoints run in the
+ * background, in transactions of tens of thousands of rows, one write per key however often it
+ * changed — random B-tree writes leave the request path and get cheaper per row.
+ *
+ * Reads see committed writes only (as LmdbBackend: a write is visible once acknowledged).
+ * Compare-and-swap decides on the newest issued version of the key, synchronously, so it is
+ * atomic against every write of this process. One process per store: the overlay is this
+ * process's memory (LMDB's lock does not cover it), as the frontier already assumes.
+ *
+ * A crash loses nothing acknowledged: the next open of the store — by any LmdbBackend — replays
+ * the journal into the rows before anything else (journal-replay.ts).
+ */
+export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
+  readonly backendName = 'lmdb' as const;
+
+  readonly #overlay = new WriteOverlay();
+  readonly #checkpointer: Checkpointer;
+  readonly #maxOverlayRowCount: number;
+  #lastSequence = 0;
+  #unsettledAppends = new Set<Promise<unknown>>();
+  #failure: unknown;
+  #isClosed = false;
+
+  private constructor(
+    private readonly store: LmdbBackend,
+    private readonly journal: LmdbWriteJournal,
+    options: WriteBehindOptions,
+  ) {
+    this.#maxOverlayRowCount = options.maxOverlayRowCount ?? 200_000;
+    const onCheckpointError =
+      options.onCheckpointError ??
+      ((error: unknown) => process.emitWarning(`write-behind checkpoint failed: ${String(error)}`));
+    this.#checkpointer = new Checkpointer(
+      store,
+      journal,
+      this.#overlay,
+      { ...DEFAULT_CHECKPOINT_SETTINGS, ...options.checkpoint },
+      (error) => {
+        this.#failure ??= error;
+        onCheckpointError(error);
+      },
+    );
+  }
+
+  /** Opens the store in `directory` (replaying a journal left there) and its journal. */
+  static async open(
+    directory: string,
+    options: WriteBehindOptions = {},
+  ): Promise<WriteBehindLmdbBackend> {
+    const store = await LmdbBackend.open(directory, options);
+    const journal = LmdbWriteJournal.open(
+      journalDirectoryOf(directory),
+      options.syncMode ?? 'overlapping',
+    );
+    return new WriteBehindLmdbBackend(store, journal, options);
+  }
+
+  statistics(): WriteBehindStatistics {
+    return {
+      ...this.#checkpointer.statistics,
+      overlayRowCount: this.#overlay.size,
+      waitingVersionCount: this.#checkpointer.waitingVersionCount,
+      appendsInFlight: this.#unsettledAppends.size,
+    };
+  }
+
+  async get(key: Buffer): Promise<Buffer | undefined> {
+    return (await this.getMany([key]))[0];
+  }
+
+  async getMany(keys: Buffer[]): Promise<Array<Buffer | undefined>> {
+    return this.getDecodedMany(keys, copyPayload);
+  }
+
+  getDecodedMany<T>(keys: Buffer[], decode: InPlaceDecoder<T>): Array<T | undefined> {
+    this.#assertOpen();
+    keys.forEach(assertKey);
+    if (this.#overlay.committedSize === 0) return this.store.getDecodedMany(keys, decode);
+    const nowMs = Date.now();
+    const values = new Array<T | undefined>(keys.length);
+    const storeKeys: Buffer[] = [];
+    const storePositions: number[] = [];
+    keys.forEach((key, position) => {
+      const version = this.#overlay.committedVersion(overlayKeyOf(key));
+      if (version === undefined) {
+        storeKeys.push(key);
+        storePositions.push(position);
+      } else {
+        values[position] = decodeLive(version, nowMs, decode);
+      }
+    });
+    if (storeKeys.length > 0) {
+      const stored = this.store.getDecodedMany(storeKeys, decode);
+      storePositions.forEach((position, index) => (values[position] = stored[index]));
+    }
+    return values;
+  }
+
+  async put(write: KeyValueWrite): Promise<void> {
+    await this.putMany([write]);
+  }
+
+  async putMany(writes: KeyValueWrite[]): Promise<void> {
+    this.#assertOpen();
+    // Validate everything before writing anything: a bad row leaves no half batch behind.
+    writes.forEach(assertWrite);
+    const nowMs = Date.now();
+    await this.#write(
+      writes.map(({ key, value, ttlSeconds }) => ({
+        key,
+        stored: wrapValue(value, expiresAtMsFor(ttlSeconds, nowMs)),
+      })),
+    );
+  }
+
+  async delete(key: Buffer): Promise<void> {
+    await this.deleteMany([key]);
+  }
+
+  async deleteMany(keys: Buffer[]): Promise<void> {
+    this.#assertOpen();
+    keys.forEach(assertKey);
+    await this.#write(keys.map((key) => ({ key, stored: undefined })));
+  }
+
+  async deleteRange(range: KeyRange): Promise<void> {
+    this.#assertOpen();
+    assertRange(range);
+    if (Buffer.compare(range.start, range.end) >= 0) return;
+    // Every key the range holds as this process sees it now: the rows, and newer versions here.
+    const start = overlayKeyOf(range.start);
+    const end = overlayKeyOf(range.end);
+    const keys = new Set<string>(this.store.rowKeys(range).map(overlayKeyOf));
+    for (const { key } of this.#overlay.committedRange(start, end)) keys.add(overlayKeyOf(key));
+    for (const key of this.#overlay.issuedKeysInRange(start, end)) keys.add(overlayKeyOf(key));
+    if (keys.size === 0) return;
+    await this.#write(
+      [...keys].map((overlayKey) => ({
+        key: Buffer.from(overlayKey, 'latin1'),
+        stored: undefined,
+      })),
+    );
+  }
+
+  async scan(range: KeyRangeScan): Promise<KeyValueEntry[]> {
+    this.#assertOpen();
+    assertScanLimit(range.limit);
+    assertRange(range);
+    const nowMs = Date.now();
+    const rows = this.store.liveRows(range, nowMs);
+    if (this.#overlay.committedSize === 0) return take(rows, range.limit);
+    const newer = this.#overlay.committedRange(overlayKeyOf(range.start), overlayKeyOf(range.end));
+    return take(mergeNewer(rows, newer, nowMs), range.limit);
+  }
+
+  async compareAndSwap(
+    key: Buffer,
+    expected: Buffer | undefined,
+    next: Buffer,
+    ttlSeconds?: number,
+  ): Promise<CompareAndSwapOutcome> {
+    this.#assertOpen();
+    assertWrite({ key, value: next, ttlSeconds });
+    // Decided synchronously on the newest issued version: no write of this process can land
+    // between the comparison and the swap's place in the journal.
+    const nowMs = Date.now();
+    const version = this.#overlay.latestVersion(overlayKeyOf(key));
+    const previous =
+      version === undefined
+        ? this.store.getDecodedMany([key], copyPayload)[0]
+        : decodeLive(version, nowMs, copyPayload);
+    const isSwapped =
+      expected === undefined ? previous === undefined : previous?.equals(expected) === true;
+    if (isSwapped) {
+      await this.#write([{ key, stored: wrapValue(next, expiresAtMsFor(ttlSeconds, nowMs)) }]);
+    } else {
+      // An answer of "not swapped" must not rest on a write that could still be taken back.
+      await this.#issuedSettled();
+    }
+    return { isSwapped, previous };
+  }
+
+  /** Resolves once every write acknowledged so far is also synced (past a power loss). */
+  async flushed(): Promise<void> {
+    this.#assertOpen();
+    await this.#issuedSettled();
+    await this.journal.flushed();
+  }
+
+  /** Checkpoints every committed write now (tests, benchmarks; close does it too). */
+  async checkpointNow(): Promise<void> {
+    this.#assertOpen();
+    await this.#issuedSettled();
+    await this.#checkpointer.drain();
+  }
+
+  async close(): Promise<void> {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    await this.#issuedSettled();
+    // What the store does not hold yet stays in the journal when a checkpoint failed; the next
+    // open replays it.
+    if (this.#failure === undefined) await this.#checkpointer.drain();
+    this.#checkpointer.stop();
+    await this.#checkpointer.idle();
+    await this.journal.close();
+    await this.store.close();
+  }
+
+  /**
+   * Appends `writes` as one journal record; resolves once it is committed. Synchronous up to the
+   * append: records issued in one run commit together and in order (LMDB's batch), as the
+   * frontier's group commit expects of an atomic backend.
+   */
+  #write(writes: StoredWrite[]): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (writes.length === 0) return Promise.resolve();
+    this.#lastSequence += 1;
+    const sequence = this.#lastSequence;
+    const versions = this.#overlay.issue(sequence, writes);
+    const appended = this.journal.append(sequence, encodeJournalRecord(writes)).then(
+      () => {
+        this.#overlay.commit(versions);
+        this.#checkpointer.committed(sequence, versions.length);
+      },
+      (error: unknown) => {
+        this.#failure ??= error;
+        this.#overlay.withdraw(versions);
+        throw error;
+      },
+    );
+    this.#unsettledAppends.add(appended);
+    const settled = appended.finally(() => this.#unsettledAppends.delete(appended));
+    return settled.then(() => this.#roomInOverlay());
+  }
+
+  /** Back-pressure: the acknowledgement waits while the overlay is over its bound. */
+  async #roomInOverlay(): Promise<void> {
+    while (this.#overlay.size > this.#maxOverlayRowCount && this.#failure === undefined) {
+      await this.#checkpointer.idle();
+      if (this.#checkpointer.waitingVersionCount === 0) return;
+      if (this.#overlay.size > this.#maxOverlayRowCount) await this.#checkpointer.drain();
+    }
+  }
+
+  async #issuedSettled(): Promise<void> {
+    await Promise.allSettled([...this.#unsettledAppends]);
+  }
+
+  #assertOpen(): void {
+    if (this.#isClosed) throw new Error('WriteBehindLmdbBackend is closed');
+  }
+}
+
+function decodeLive<T>(
+  version: RowVersion,
+  nowMs: number,
+  decode: InPlaceDecoder<T>,
+): T | undefined {
+  const { stored } = version;
+  if (stored === undefined) return undefined;
+  const expiresAtMs = expiresAtMsOf(stored);
+  if (expiresAtMs !== 0 && expiresAtMs <= nowMs) return undefined;
+  return decode(stored, ENVELOPE_HEADER_BYTES);
+}
+
+function take(entries: Iterable<KeyValueEntry>, limit: number): KeyValueEntry[] {
+  const taken: KeyValueEntry[] = [];
+  for (const entry of entries) {
+    taken.push(entry);
+    if (taken.length >= limit) break;
+  }
+  return taken;
+}
+
+/** The rows in key order with the overlay's newer versions in their place (deletes drop them). */
+function* mergeNewer(
+  rows: Iterator<KeyValueEntry>,
+  newer: Iterator<RowVersion>,
+  nowMs: number,
+): Generator<KeyValueEntry> {
+  let row = rows.next();
+  let version = newer.next();
+  while (!row.done || !version.done) {
+    const order = row.done
+      ? 1
+      : version.done
+        ? -1
+        : Buffer.compare(row.value.key, version.value.key);
+    if (order < 0) {
+      yield row.value;
+      row = rows.next();
+      continue;
+    }
+    if (order === 0) row = rows.next();
+    const { key, stored } = (version as IteratorYieldResult<RowVersion>).value;
+    const payload = livePayloadOf(stored, nowMs);
+    if (payload !== undefined) yield { key, value: payload };
+    version = newer.next();
+  }
+}

@@ -1,0 +1,62 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { WriteBehindStatistics } from './write-behind-lmdb-backend';
+
+/** The figures the metrics read at scrape time (WriteBehindLmdbBackend.statistics()). */
+export interface WriteBehindStatisticsSource {
+  statistics(): WriteBehindStatistics;
+}
+
+type CumulativeFigure = 'checkpointCount' | 'versionCount' | 'rowWriteCount' | 'secondsWriting';
+
+/**
+ * Registers the write-behind layer's metrics: what the overlay holds and what checkpoints did.
+ * Everything is read from the backend's statistics when Prometheus scrapes, nothing on the write
+ * path; the cumulative figures are counters advanced by what changed since the last scrape.
+ */
+export function registerWriteBehindMetrics(
+  registry: Registry,
+  source: WriteBehindStatisticsSource,
+): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'storage_write_behind_overlay_row_count',
+    help: 'Rows written through the journal and not yet checkpointed into the store (held in memory, read first).',
+    registers,
+    collect() {
+      this.set(source.statistics().overlayRowCount);
+    },
+  });
+  const cumulative = (name: string, help: string, figure: CumulativeFigure) => {
+    let reported = 0;
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        const current = source.statistics()[figure];
+        this.inc(current - reported);
+        reported = current;
+      },
+    });
+  };
+  cumulative(
+    'storage_write_behind_checkpoint_total',
+    'Checkpoints written into the store.',
+    'checkpointCount',
+  );
+  cumulative(
+    'storage_write_behind_row_version_total',
+    'Row versions the checkpointed journal records carried.',
+    'versionCount',
+  );
+  cumulative(
+    'storage_write_behind_row_write_total',
+    'Rows checkpoints wrote into the store (one per key however often it changed).',
+    'rowWriteCount',
+  );
+  cumulative(
+    'storage_write_behind_checkpoint_seconds_total',
+    'Time checkpoints spent writing and syncing the store (off the request path).',
+    'secondsWriting',
+  );
+}
