@@ -79,6 +79,15 @@ function checkpointText({ commits }: LoadMeasurement): string {
   );
 }
 
+/** What held the scheduler's event loop during the row: the figures a lease p99 is read by. */
+function pauseText({ pauses }: LoadMeasurement): string {
+  if (pauses === undefined) return '';
+  return (
+    `; event-loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms, ` +
+    `GC ${pauses.gcSeconds.toFixed(2)} s (${pauses.gcPausesOver10Ms} pauses ≥ 10 ms)`
+  );
+}
+
 /** The issue's same-run targets on the 2-core machine. */
 const TARGETS = {
   urlsPerSecond: 5000,
@@ -238,7 +247,8 @@ async function growAndMeasureStage(options: {
           `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
           `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
           `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
-          checkpointText(measurement),
+          checkpointText(measurement) +
+          pauseText(measurement),
       );
       rows.push({
         backendLabel: options.backendLabel,

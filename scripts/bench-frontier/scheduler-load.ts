@@ -16,6 +16,8 @@ export interface LoadMeasurement {
   cpuMicrosecondsPerUrl?: number;
   /** The scheduler's group commits during the run (its metrics): where the time of a request goes. */
   commits?: CommitFigures;
+  /** The scheduler's event-loop delay and garbage collection during the run. */
+  pauses?: PauseFigures;
 }
 
 export interface CommitFigures {
@@ -34,18 +36,54 @@ interface CommitTotals {
   count: number;
   checkpointedVersions: number;
   checkpointedRows: number;
+  pauses: PauseFigures;
+}
+
+/** What held the scheduler's event loop (its default metrics), to read a lease p99 by. */
+export interface PauseFigures {
+  /** Event-loop delay over the run (prom-client resets it at every scrape), ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  /** Garbage collection during the run: its time, and the pauses of 10 ms or more. */
+  gcSeconds: number;
+  gcPausesOver10Ms: number;
+}
+
+/** Sums a metric's samples over every label set (e.g. GC kinds). */
+function sumOf(text: string, pattern: RegExp): number {
+  let sum = 0;
+  for (const match of text.matchAll(pattern)) sum += Number(match[1]);
+  return sum;
+}
+
+/** A metric without labels, NaN when absent. */
+function valueOf(text: string, name: string): number {
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+function pauseTotalsOf(text: string): PauseFigures {
+  const gcCount = sumOf(text, /^scheduler_nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm);
+  const gcUnder10Ms = sumOf(
+    text,
+    /^scheduler_nodejs_gc_duration_seconds_bucket\{le="0\.01",[^}]*\} (\S+)$/gm,
+  );
+  return {
+    loopDelayP99Ms: valueOf(text, 'scheduler_nodejs_eventloop_lag_p99_seconds') * 1000,
+    loopDelayMaxMs: valueOf(text, 'scheduler_nodejs_eventloop_lag_max_seconds') * 1000,
+    gcSeconds: sumOf(text, /^scheduler_nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
+    gcPausesOver10Ms: gcCount - gcUnder10Ms,
+  };
 }
 
 /** The scheduler's commit-duration histogram and write-behind counters, read from its /metrics. */
 async function commitTotalsOf(url: string): Promise<CommitTotals> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const valueOf = (name: string) =>
-    Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   return {
-    seconds: valueOf('scheduler_commit_duration_seconds_sum'),
-    count: valueOf('scheduler_commit_duration_seconds_count'),
-    checkpointedVersions: valueOf('storage_write_behind_row_version_total'),
-    checkpointedRows: valueOf('storage_write_behind_row_write_total'),
+    seconds: valueOf(text, 'scheduler_commit_duration_seconds_sum'),
+    count: valueOf(text, 'scheduler_commit_duration_seconds_count'),
+    checkpointedVersions: valueOf(text, 'storage_write_behind_row_version_total'),
+    checkpointedRows: valueOf(text, 'storage_write_behind_row_write_total'),
+    pauses: pauseTotalsOf(text),
   };
 }
 
@@ -132,6 +170,13 @@ export async function measureScheduler(options: {
     processedCount: reportedCount,
     cpuMicrosecondsPerUrl:
       reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
+    pauses: {
+      loopDelayP99Ms: commitsAfter.pauses.loopDelayP99Ms,
+      loopDelayMaxMs: commitsAfter.pauses.loopDelayMaxMs,
+      gcSeconds: commitsAfter.pauses.gcSeconds - commitsBefore.pauses.gcSeconds,
+      gcPausesOver10Ms:
+        commitsAfter.pauses.gcPausesOver10Ms - commitsBefore.pauses.gcPausesOver10Ms,
+    },
     commits:
       commitCount > 0
         ? {
