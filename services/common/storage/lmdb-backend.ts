@@ -10,14 +10,15 @@ import {
   livePayloadOf,
   wrapValue,
 } from './lmdb-value-envelope';
-import type {
-  CompareAndSwapOutcome,
-  InPlaceDecoder,
-  KeyRange,
-  KeyRangeScan,
-  KeyValueEntry,
-  KeyValueWrite,
-  OrderedKeyValueBackend,
+import {
+  isExpectedValue,
+  type CompareAndSwapOutcome,
+  type InPlaceDecoder,
+  type KeyRange,
+  type KeyRangeScan,
+  type KeyValueEntry,
+  type KeyValueWrite,
+  type OrderedKeyValueBackend,
 } from './ordered-key-value-backend';
 
 /** lmdb-js refuses keys over 1978 bytes (4 KiB pages); the expiry index prepends its 6 bytes. */
@@ -333,8 +334,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     return this.#rows.transaction(() => {
       const nowMs = Date.now();
       const previous = livePayloadOf(this.#rows.getBinary(key), nowMs);
-      const isSwapped =
-        expected === undefined ? previous === undefined : previous?.equals(expected) === true;
+      const isSwapped = isExpectedValue(previous, expected);
       if (isSwapped) {
         const expiresAtMs = expiresAtMsFor(ttlSeconds, nowMs);
         void this.#rows.put(key, wrapValue(next, expiresAtMs));

@@ -43,6 +43,14 @@ export interface CompareAndSwapOutcome {
   previous: Buffer | undefined;
 }
 
+/** Whether a compare-and-swap finds what it expects: byte-equal, or absent for `undefined`. */
+export function isExpectedValue(
+  previous: Buffer | undefined,
+  expected: Buffer | undefined,
+): boolean {
+  return expected === undefined ? previous === undefined : previous?.equals(expected) === true;
+}
+
 export type BackendName = 'lmdb' | 'tikv';
 
 /** Decodes a value that starts at `start` in `bytes` (see getDecodedMany). */

@@ -25,6 +25,24 @@ describe('KnownUrlSet', () => {
     expect(known.byteCount / known.size).toBeLessThanOrEqual(16 / 0.3);
   });
 
+  it('finds every hash and refuses every duplicate while entries move to a larger table', () => {
+    const known = new KnownUrlSet(16);
+    const added: string[] = [];
+    // Counted, not asserted one by one (see above).
+    let wrongAnswerCount = 0;
+    for (let index = 0; index < 40_000; index += 1) {
+      const urlHash = randomUrlHash();
+      if (!known.add(urlHash)) wrongAnswerCount += 1;
+      added.push(urlHash);
+      // An earlier hash: most of them sit in the old table or have just moved out of it.
+      const earlier = added[(index * 7919) % added.length];
+      if (!known.has(earlier) || known.add(earlier)) wrongAnswerCount += 1;
+      if (known.has(randomUrlHash())) wrongAnswerCount += 1;
+    }
+    expect(wrongAnswerCount).toBe(0);
+    expect(known.size).toBe(40_000);
+  });
+
   it('tells hashes apart that share their slot word and differ only in the last word', () => {
     const known = new KnownUrlSet(16);
     const first = 'aaaaaaaabbbbbbbbcccccccc00000001';

@@ -9,14 +9,27 @@
  * the table kept between 30 % and 60 % full): 1M URLs take ~32 MiB. The hash's own bits are
  * uniform, so its first word picks the slot without further mixing.
  *
- * It only grows: a url_task is never deleted (CONTRACT.md §五 keeps done and dropped URLs).
+ * It only grows: a url_task is never deleted (CONTRACT.md §五 keeps done and dropped URLs). It
+ * grows by doubling, and moves its entries into the larger table a few per add, not all at once:
+ * rehashing 1.26M entries in one go held the event loop for ~160 ms (2.5M: ~300 ms), which every
+ * request waiting meanwhile paid in latency. While entries move, lookups read both tables (the
+ * old one is never written again, so its probe chains stay intact) and new entries go to the new
+ * one; the move ends well before the new table fills up (see MOVED_SLOTS_PER_ADD).
  */
 export class KnownUrlSet {
   static readonly #WORDS_PER_SLOT = 4;
   static readonly #MAX_LOAD = 0.6;
+  /**
+   * Old slots moved per add while growing. The new table (twice the size) fills up again after
+   * 0.6 × the old capacity more adds; moving 8 slots per add empties the old table after 1/8 of
+   * its capacity, long before.
+   */
+  static readonly #MOVED_SLOTS_PER_ADD = 8;
 
   #slots: Uint32Array;
   #mask: number;
+  /** The table being emptied into #slots while growing, and the next slot of it to move. */
+  #previous: { slots: Uint32Array; mask: number; nextSlot: number } | undefined;
   #size = 0;
   /** The all-zero hash marks an empty slot, so it is remembered apart. */
   #hasZeroHash = false;
@@ -31,15 +44,15 @@ export class KnownUrlSet {
     return this.#size;
   }
 
-  /** Bytes held by the table (for the start-up log line and the operator). */
+  /** Bytes held by the tables (for the start-up log line and the operator). */
   get byteCount(): number {
-    return this.#slots.byteLength;
+    return this.#slots.byteLength + (this.#previous?.slots.byteLength ?? 0);
   }
 
   has(urlHash: string): boolean {
     const words = wordsOf(urlHash);
     if (isZero(words)) return this.#hasZeroHash;
-    return this.#find(this.#slots, this.#mask, words) >= 0;
+    return this.#isStored(words);
   }
 
   /** Adds `urlHash`; answers whether it was new. */
@@ -51,12 +64,18 @@ export class KnownUrlSet {
       if (isNew) this.#size += 1;
       return isNew;
     }
-    const found = this.#find(this.#slots, this.#mask, words);
-    if (found >= 0) return false;
-    if (this.#size + 1 > (this.#mask + 1) * KnownUrlSet.#MAX_LOAD) this.#grow();
+    if (this.#isStored(words)) return false;
+    if (this.#size + 1 > (this.#mask + 1) * KnownUrlSet.#MAX_LOAD) this.#startGrowing();
     this.#place(this.#slots, this.#mask, words);
     this.#size += 1;
+    this.#moveSome(KnownUrlSet.#MOVED_SLOTS_PER_ADD);
     return true;
+  }
+
+  #isStored(words: Words): boolean {
+    if (this.#find(this.#slots, this.#mask, words) >= 0) return true;
+    const previous = this.#previous;
+    return previous !== undefined && this.#find(previous.slots, previous.mask, words) >= 0;
   }
 
   /** The slot index holding `words`, or -1 (linear probing stops at the first empty slot). */
@@ -88,21 +107,34 @@ export class KnownUrlSet {
     }
   }
 
-  #grow(): void {
-    const previous = this.#slots;
+  /** A table twice the size takes new entries; the current one is moved into it add by add. */
+  #startGrowing(): void {
+    // Cannot happen with MOVED_SLOTS_PER_ADD ≥ 2; finishing the move first keeps it correct anyway.
+    this.#moveSome(Number.POSITIVE_INFINITY);
+    this.#previous = { slots: this.#slots, mask: this.#mask, nextSlot: 0 };
     const capacity = (this.#mask + 1) * 2;
-    const slots = new Uint32Array(capacity * KnownUrlSet.#WORDS_PER_SLOT);
-    const mask = capacity - 1;
+    this.#slots = new Uint32Array(capacity * KnownUrlSet.#WORDS_PER_SLOT);
+    this.#mask = capacity - 1;
+  }
+
+  /** Moves up to `slotCount` slots of the previous table into the current one. */
+  #moveSome(slotCount: number): void {
+    const previous = this.#previous;
+    if (previous === undefined) return;
+    const { slots } = previous;
+    const end = Math.min(previous.nextSlot + slotCount, previous.mask + 1);
     const words: Words = [0, 0, 0, 0];
-    for (let at = 0; at < previous.length; at += KnownUrlSet.#WORDS_PER_SLOT) {
-      words[0] = previous[at];
-      words[1] = previous[at + 1];
-      words[2] = previous[at + 2];
-      words[3] = previous[at + 3];
-      if (!isZero(words)) this.#place(slots, mask, words);
+    for (let slot = previous.nextSlot; slot < end; slot += 1) {
+      const at = slot * KnownUrlSet.#WORDS_PER_SLOT;
+      words[0] = slots[at];
+      words[1] = slots[at + 1];
+      words[2] = slots[at + 2];
+      words[3] = slots[at + 3];
+      // An entry is in one table only (add checks both), so moving never makes a duplicate.
+      if (!isZero(words)) this.#place(this.#slots, this.#mask, words);
     }
-    this.#slots = slots;
-    this.#mask = mask;
+    previous.nextSlot = end;
+    if (end > previous.mask) this.#previous = undefined;
   }
 }
 

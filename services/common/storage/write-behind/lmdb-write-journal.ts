@@ -68,19 +68,6 @@ export class LmdbWriteJournal {
     }
   }
 
-  /** The highest sequence number stored, 0 for an empty journal. */
-  lastSequence(): number {
-    for (const key of this.#records.getKeys({ reverse: true, limit: 1 })) {
-      return Number(key.readBigUInt64BE(0));
-    }
-    return 0;
-  }
-
-  /** Removes the records `sequences` (one transaction). */
-  async remove(sequences: readonly number[]): Promise<void> {
-    await Promise.all(sequences.map((sequence) => this.#records.remove(sequenceKey(sequence))));
-  }
-
   /** Removes every record up to and including `sequence` (one transaction). */
   async removeThrough(sequence: number): Promise<void> {
     await this.#records.transaction(() => {

@@ -13,14 +13,15 @@ import {
   livePayloadOf,
   wrapValue,
 } from '../lmdb-value-envelope';
-import type {
-  CompareAndSwapOutcome,
-  InPlaceDecoder,
-  KeyRange,
-  KeyRangeScan,
-  KeyValueEntry,
-  KeyValueWrite,
-  OrderedKeyValueBackend,
+import {
+  isExpectedValue,
+  type CompareAndSwapOutcome,
+  type InPlaceDecoder,
+  type KeyRange,
+  type KeyRangeScan,
+  type KeyValueEntry,
+  type KeyValueWrite,
+  type OrderedKeyValueBackend,
 } from '../ordered-key-value-backend';
 import {
   Checkpointer,
@@ -231,8 +232,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
       version === undefined
         ? this.store.getDecodedMany([key], copyPayload)[0]
         : decodeLive(version, nowMs, copyPayload);
-    const isSwapped =
-      expected === undefined ? previous === undefined : previous?.equals(expected) === true;
+    const isSwapped = isExpectedValue(previous, expected);
     if (isSwapped) {
       await this.#write([{ key, stored: wrapValue(next, expiresAtMsFor(ttlSeconds, nowMs)) }]);
     } else {
