@@ -84,7 +84,7 @@ function pauseText({ pauses }: LoadMeasurement): string {
   if (pauses === undefined) return '';
   return (
     `; event-loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms, ` +
-    `GC ${pauses.gcSeconds.toFixed(2)} s (${pauses.gcPausesOver10Ms} pauses ≥ 10 ms)`
+    `GC ${pauses.gcSeconds.toFixed(2)} s (${pauses.gcPausesOver10Ms} pauses ≥ 10 ms, ${pauses.gcPausesOver100Ms} ≥ 100 ms)`
   );
 }
 

@@ -44,9 +44,10 @@ export interface PauseFigures {
   /** Event-loop delay over the run (prom-client resets it at every scrape), ms. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
-  /** Garbage collection during the run: its time, and the pauses of 10 ms or more. */
+  /** Garbage collection during the run: its time, and the pauses of 10 and 100 ms or more. */
   gcSeconds: number;
   gcPausesOver10Ms: number;
+  gcPausesOver100Ms: number;
 }
 
 /** Sums a metric's samples over every label set (e.g. GC kinds). */
@@ -63,15 +64,20 @@ function valueOf(text: string, name: string): number {
 
 function pauseTotalsOf(text: string): PauseFigures {
   const gcCount = sumOf(text, /^scheduler_nodejs_gc_duration_seconds_count\{[^}]*\} (\S+)$/gm);
-  const gcUnder10Ms = sumOf(
-    text,
-    /^scheduler_nodejs_gc_duration_seconds_bucket\{le="0\.01",[^}]*\} (\S+)$/gm,
-  );
+  const gcUnder = (le: string) =>
+    sumOf(
+      text,
+      new RegExp(
+        `^scheduler_nodejs_gc_duration_seconds_bucket\\{le="${le}",[^}]*\\} (\\S+)$`,
+        'gm',
+      ),
+    );
   return {
     loopDelayP99Ms: valueOf(text, 'scheduler_nodejs_eventloop_lag_p99_seconds') * 1000,
     loopDelayMaxMs: valueOf(text, 'scheduler_nodejs_eventloop_lag_max_seconds') * 1000,
     gcSeconds: sumOf(text, /^scheduler_nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
-    gcPausesOver10Ms: gcCount - gcUnder10Ms,
+    gcPausesOver10Ms: gcCount - gcUnder('0.01'),
+    gcPausesOver100Ms: gcCount - gcUnder('0.1'),
   };
 }
 
@@ -176,6 +182,8 @@ export async function measureScheduler(options: {
       gcSeconds: commitsAfter.pauses.gcSeconds - commitsBefore.pauses.gcSeconds,
       gcPausesOver10Ms:
         commitsAfter.pauses.gcPausesOver10Ms - commitsBefore.pauses.gcPausesOver10Ms,
+      gcPausesOver100Ms:
+        commitsAfter.pauses.gcPausesOver100Ms - commitsBefore.pauses.gcPausesOver100Ms,
     },
     commits:
       commitCount > 0
