@@ -133,8 +133,8 @@ export class Checkpointer {
       const startedAt = performance.now();
       // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
       // the requests of that turn back by tens of milliseconds (a put costs the main thread a few
-      // microseconds: 500 of them ~2 ms). The slices may land in several
-      // transactions; nothing needs them together (the journal keeps every record until the end).
+      // microseconds: 500 of them ~2 ms). The slices may land in several transactions; nothing
+      // needs them together (the journal keeps every record until the end).
       const applied: Array<Promise<void>> = [];
       for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
         const slice = taken.slice(start, start + ROWS_PER_TURN);

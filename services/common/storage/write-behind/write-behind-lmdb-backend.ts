@@ -80,7 +80,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly #checkpointer: Checkpointer;
   readonly #maxOverlayRowCount: number;
   #lastSequence = 0;
-  #unsettledAppends = new Set<Promise<unknown>>();
+  readonly #unsettledAppends = new Set<Promise<unknown>>();
   #failure: unknown;
   #isClosed = false;
 
@@ -280,7 +280,13 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     this.#lastSequence += 1;
     const sequence = this.#lastSequence;
     const versions = this.#overlay.issue(sequence, writes);
-    const appended = this.journal.append(sequence, encodeJournalRecord(writes)).then(
+    let appending: Promise<void>;
+    try {
+      appending = this.journal.append(sequence, encodeJournalRecord(writes));
+    } catch (error) {
+      appending = Promise.reject(error);
+    }
+    const appended = appending.then(
       () => {
         this.#overlay.commit(versions);
         this.#checkpointer.committed(sequence, versions.length);
