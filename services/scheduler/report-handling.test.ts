@@ -265,5 +265,7 @@ describe('POST /v1/report', () => {
     expect(metrics).toMatch(/^scheduler_negative_count_prevented_total 0$/m);
     // The known-url set was read in after start-up (link presence from memory): its size is shown.
     expect(Number(/^scheduler_known_url_bytes (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
+    // Its LMDB store writes behind a journal by default (README, Storage): the layer reports.
+    expect(metrics).toMatch(/^storage_write_behind_overlay_row_count \d+$/m);
   });
 });

@@ -58,6 +58,22 @@ describe('storage backend settings from the environment', () => {
     ).toThrow(/STORAGE_LMDB_MAP_SIZE_MIB/);
   });
 
+  test('reads whether LMDB writes behind a journal, leaving it to the service when unset', () => {
+    expect(
+      storageBackendSettingsFromEnvironment('sampler', { STORAGE_LMDB_WRITE_BEHIND: 'on' }),
+    ).toMatchObject({ isWriteBehind: true });
+    expect(
+      storageBackendSettingsFromEnvironment('scheduler', { STORAGE_LMDB_WRITE_BEHIND: 'off' }),
+    ).toMatchObject({ isWriteBehind: false });
+    expect(storageBackendSettingsFromEnvironment('scheduler', {})).not.toHaveProperty(
+      'isWriteBehind',
+      expect.anything(),
+    );
+    expect(() =>
+      storageBackendSettingsFromEnvironment('scheduler', { STORAGE_LMDB_WRITE_BEHIND: 'yes' }),
+    ).toThrow(/STORAGE_LMDB_WRITE_BEHIND must be "on" or "off"/);
+  });
+
   test('reads TiKV PD endpoints, including IPv6 literals', () => {
     expect(
       storageBackendSettingsFromEnvironment('downloader', {
@@ -101,6 +117,24 @@ describe('openStorageBackend', () => {
       expect(isTikvModuleLoaded).toBe(false);
     } finally {
       await rm(parent, { recursive: true, force: true });
+    }
+  });
+
+  test('opens LMDB behind a write journal when told to', async () => {
+    const { openStorageBackend } = loadFreshModule();
+    const dataDirectory = await mkdtemp(join(tmpdir(), 'open-storage-'));
+    try {
+      const backend = await openStorageBackend({
+        backendName: 'lmdb',
+        dataDirectory,
+        isWriteBehind: true,
+      });
+      expect(backend.constructor.name).toBe('WriteBehindLmdbBackend');
+      await backend.put({ key: Buffer.from('row'), value: Buffer.from('value') });
+      await backend.close();
+      expect((await stat(join(dataDirectory, 'write-journal'))).isDirectory()).toBe(true);
+    } finally {
+      await rm(dataDirectory, { recursive: true, force: true });
     }
   });
 
