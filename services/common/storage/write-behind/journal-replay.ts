@@ -1,5 +1,6 @@
 import type { LmdbBackend, LmdbSyncMode } from '../lmdb-backend';
 import type { StoredWrite } from './journal-record';
+import { assertJournalUnowned } from './journal-owner';
 import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
 
 /** Writes per replay transaction: bounds one transaction's dirty pages. */
@@ -7,6 +8,7 @@ const REPLAY_WRITES_PER_TRANSACTION = 50_000;
 
 /**
  * Writes every record of the journal left in `storeDirectory` into the store's rows, oldest first,
+ * unless a running process owns it (JournalInUseError, journal-owner.ts),
  * then empties the journal — only after the rows are synced, so a crash during replay replays
  * again (records are whole row versions: applying one twice, or an older one before a newer one
  * again, ends at the same rows). Resolves to the number of records replayed.
@@ -16,7 +18,10 @@ export async function replayLeftoverJournal(
   syncMode: LmdbSyncMode,
   store: LmdbBackend,
 ): Promise<number> {
-  const journal = LmdbWriteJournal.openExisting(journalDirectoryOf(storeDirectory), syncMode);
+  const journalDirectory = journalDirectoryOf(storeDirectory);
+  // A running process's journal is its own to checkpoint: replaying it here would race it.
+  assertJournalUnowned(journalDirectory);
+  const journal = LmdbWriteJournal.openExisting(journalDirectory, syncMode);
   if (journal === undefined) return 0;
   try {
     // Read through before writing: the journal holds seconds of writes (the overlay's bound).

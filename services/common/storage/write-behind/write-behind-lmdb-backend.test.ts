@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LmdbBackend } from '../lmdb-backend';
 import { wrapValue } from '../lmdb-value-envelope';
+import { JournalInUseError } from './journal-owner';
 import { encodeJournalRecord } from './journal-record';
 import { replayLeftoverJournal } from './journal-replay';
 import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
@@ -126,4 +127,19 @@ test('scan merges overlay and store: newer versions replace rows, deletes hide t
     'd=old-d',
   ]);
   await backend.close();
+});
+
+test('nobody else opens a store while it is written behind: no replay racing its checkpoints', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  await backend.put({ key: key('row'), value: Buffer.from('only in the journal') });
+  await expect(LmdbBackend.open(directory)).rejects.toThrow(JournalInUseError);
+  await expect(WriteBehindLmdbBackend.open(directory)).rejects.toThrow(
+    /belongs to running process \d+: stop it before opening its store/,
+  );
+  // The refused openers changed nothing: the row is still read, and after close anyone opens.
+  expect(text(await backend.get(key('row')))).toBe('only in the journal');
+  await backend.close();
+  const store = await LmdbBackend.open(directory);
+  expect(text(await store.get(key('row')))).toBe('only in the journal');
+  await store.close();
 });

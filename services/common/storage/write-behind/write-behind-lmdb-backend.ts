@@ -29,6 +29,7 @@ import {
   type CheckpointSettings,
   type CheckpointStatistics,
 } from './checkpointer';
+import { claimJournal, releaseJournal } from './journal-owner';
 import { encodeJournalRecord, type StoredWrite } from './journal-record';
 import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
 import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
@@ -68,7 +69,9 @@ const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.
  * Reads see committed writes only (as LmdbBackend: a write is visible once acknowledged).
  * Compare-and-swap decides on the newest issued version of the key, synchronously, so it is
  * atomic against every write of this process. One process per store: the overlay is this
- * process's memory (LMDB's lock does not cover it), as the frontier already assumes.
+ * process's memory (LMDB's lock does not cover it), as the frontier already assumes — enforced:
+ * a second process opening the store, to write behind or to read, is refused while this one runs
+ * (journal-owner.ts).
  *
  * A crash loses nothing acknowledged: the next open of the store — by any LmdbBackend — replays
  * the journal into the rows before anything else (journal-replay.ts).
@@ -87,6 +90,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   private constructor(
     private readonly store: LmdbBackend,
     private readonly journal: LmdbWriteJournal,
+    private readonly journalDirectory: string,
     options: WriteBehindOptions,
   ) {
     this.#maxOverlayRowCount = options.maxOverlayRowCount ?? 200_000;
@@ -111,11 +115,16 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     options: WriteBehindOptions = {},
   ): Promise<WriteBehindLmdbBackend> {
     const store = await LmdbBackend.open(directory, options);
-    const journal = LmdbWriteJournal.open(
-      journalDirectoryOf(directory),
-      options.syncMode ?? 'overlapping',
-    );
-    return new WriteBehindLmdbBackend(store, journal, options);
+    const journalDirectory = journalDirectoryOf(directory);
+    const journal = LmdbWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
+    try {
+      claimJournal(journalDirectory);
+    } catch (error) {
+      await journal.close();
+      await store.close();
+      throw error;
+    }
+    return new WriteBehindLmdbBackend(store, journal, journalDirectory, options);
   }
 
   statistics(): WriteBehindStatistics {
@@ -266,6 +275,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     this.#checkpointer.stop();
     await this.#checkpointer.idle();
     await this.journal.close();
+    releaseJournal(this.journalDirectory);
     await this.store.close();
   }
 
