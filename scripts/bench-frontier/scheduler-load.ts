@@ -31,7 +31,7 @@ export interface CommitFigures {
   checkpoint?: { versionsPerUrl: number; rowWritesPerUrl: number };
 }
 
-interface CommitTotals {
+interface SchedulerTotals {
   seconds: number;
   count: number;
   checkpointedVersions: number;
@@ -81,8 +81,11 @@ function pauseTotalsOf(text: string): PauseFigures {
   };
 }
 
-/** The scheduler's commit-duration histogram and write-behind counters, read from its /metrics. */
-async function commitTotalsOf(url: string): Promise<CommitTotals> {
+/**
+ * The scheduler's commit-duration histogram, write-behind counters and event-loop and GC figures,
+ * read from its /metrics.
+ */
+async function schedulerTotalsOf(url: string): Promise<SchedulerTotals> {
   const text = await (await fetch(`${url}/metrics`)).text();
   return {
     seconds: valueOf(text, 'scheduler_commit_duration_seconds_sum'),
@@ -125,7 +128,7 @@ export async function measureScheduler(options: {
   let emptyLeaseCount = 0;
   const serial = { next: Math.floor(Math.random() * 1e12) };
   const cpuBefore = cpuMillisecondsOf(options.pid);
-  const commitsBefore = await commitTotalsOf(options.url);
+  const totalsBefore = await schedulerTotalsOf(options.url);
   const began = performance.now();
   await Promise.all(
     Array.from({ length: options.workerCount }, async (_, worker) => {
@@ -165,8 +168,8 @@ export async function measureScheduler(options: {
   );
   const seconds = (performance.now() - began) / 1000;
   const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
-  const commitsAfter = await commitTotalsOf(options.url);
-  const commitCount = commitsAfter.count - commitsBefore.count;
+  const totalsAfter = await schedulerTotalsOf(options.url);
+  const commitCount = totalsAfter.count - totalsBefore.count;
   const sorted = leaseLatencies.sort((left, right) => left - right);
   return {
     urlsPerSecond: reportedCount / seconds,
@@ -177,28 +180,26 @@ export async function measureScheduler(options: {
     cpuMicrosecondsPerUrl:
       reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
     pauses: {
-      loopDelayP99Ms: commitsAfter.pauses.loopDelayP99Ms,
-      loopDelayMaxMs: commitsAfter.pauses.loopDelayMaxMs,
-      gcSeconds: commitsAfter.pauses.gcSeconds - commitsBefore.pauses.gcSeconds,
-      gcPausesOver10Ms:
-        commitsAfter.pauses.gcPausesOver10Ms - commitsBefore.pauses.gcPausesOver10Ms,
+      loopDelayP99Ms: totalsAfter.pauses.loopDelayP99Ms,
+      loopDelayMaxMs: totalsAfter.pauses.loopDelayMaxMs,
+      gcSeconds: totalsAfter.pauses.gcSeconds - totalsBefore.pauses.gcSeconds,
+      gcPausesOver10Ms: totalsAfter.pauses.gcPausesOver10Ms - totalsBefore.pauses.gcPausesOver10Ms,
       gcPausesOver100Ms:
-        commitsAfter.pauses.gcPausesOver100Ms - commitsBefore.pauses.gcPausesOver100Ms,
+        totalsAfter.pauses.gcPausesOver100Ms - totalsBefore.pauses.gcPausesOver100Ms,
     },
     commits:
       commitCount > 0
         ? {
-            meanMs: ((commitsAfter.seconds - commitsBefore.seconds) * 1000) / commitCount,
+            meanMs: ((totalsAfter.seconds - totalsBefore.seconds) * 1000) / commitCount,
             urlsPerCommit: reportedCount / commitCount,
-            checkpoint: Number.isNaN(commitsAfter.checkpointedRows)
+            checkpoint: Number.isNaN(totalsAfter.checkpointedRows)
               ? undefined
               : {
                   versionsPerUrl:
-                    (commitsAfter.checkpointedVersions - commitsBefore.checkpointedVersions) /
+                    (totalsAfter.checkpointedVersions - totalsBefore.checkpointedVersions) /
                     reportedCount,
                   rowWritesPerUrl:
-                    (commitsAfter.checkpointedRows - commitsBefore.checkpointedRows) /
-                    reportedCount,
+                    (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) / reportedCount,
                 },
           }
         : undefined,

@@ -7,6 +7,7 @@ import {
   EXPIRY_PREFIX_BYTES,
   expiresAtMsFor,
   expiresAtMsOf,
+  isLiveAt,
   livePayloadOf,
   wrapValue,
 } from './lmdb-value-envelope';
@@ -215,9 +216,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     for (let index = 0; index < keys.length; index += 1) {
       // The read buffer is reused by the next read: decoded before that, never kept.
       const stored = this.#rows.getBinaryFast(keys[index]);
-      if (stored === undefined) continue;
-      const expiresAtMs = expiresAtMsOf(stored);
-      if (expiresAtMs === 0 || expiresAtMs > nowMs) {
+      if (stored !== undefined && isLiveAt(stored, nowMs)) {
         values[index] = decode(stored, ENVELOPE_HEADER_BYTES);
       }
     }

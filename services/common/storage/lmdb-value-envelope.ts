@@ -36,13 +36,15 @@ export function payloadOf(stored: Buffer): Buffer {
   return stored.subarray(ENVELOPE_HEADER_BYTES);
 }
 
+/** Whether a stored row has not expired by `nowMs`. */
+export function isLiveAt(stored: Buffer, nowMs: number): boolean {
+  const expiresAtMs = expiresAtMsOf(stored);
+  return expiresAtMs === 0 || expiresAtMs > nowMs;
+}
+
 /** The live payload, or undefined when the row has expired by `nowMs`. */
 export function livePayloadOf(stored: Buffer | undefined, nowMs: number): Buffer | undefined {
-  if (stored === undefined) {
-    return undefined;
-  }
-  const expiresAtMs = expiresAtMsOf(stored);
-  return expiresAtMs !== 0 && expiresAtMs <= nowMs ? undefined : payloadOf(stored);
+  return stored !== undefined && isLiveAt(stored, nowMs) ? payloadOf(stored) : undefined;
 }
 
 /** Big-endian expiry as a 6-byte key prefix: byte order equals time order. */

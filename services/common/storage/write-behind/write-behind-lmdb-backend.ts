@@ -9,7 +9,7 @@ import {
 import {
   ENVELOPE_HEADER_BYTES,
   expiresAtMsFor,
-  expiresAtMsOf,
+  isLiveAt,
   livePayloadOf,
   wrapValue,
 } from '../lmdb-value-envelope';
@@ -312,12 +312,14 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     return settled.then(() => this.#roomInOverlay());
   }
 
-  /** Back-pressure: the acknowledgement waits while the overlay is over its bound. */
+  /**
+   * Back-pressure: while the overlay is over its bound the acknowledgement waits for checkpoints
+   * (the one under way, then at once what is committed), until none has anything left to move.
+   */
   async #roomInOverlay(): Promise<void> {
     while (this.#overlay.size > this.#maxOverlayRowCount && this.#failure === undefined) {
-      await this.#checkpointer.idle();
+      await this.#checkpointer.drain();
       if (this.#checkpointer.waitingVersionCount === 0) return;
-      if (this.#overlay.size > this.#maxOverlayRowCount) await this.#checkpointer.drain();
     }
   }
 
@@ -336,10 +338,9 @@ function decodeLive<T>(
   decode: InPlaceDecoder<T>,
 ): T | undefined {
   const { stored } = version;
-  if (stored === undefined) return undefined;
-  const expiresAtMs = expiresAtMsOf(stored);
-  if (expiresAtMs !== 0 && expiresAtMs <= nowMs) return undefined;
-  return decode(stored, ENVELOPE_HEADER_BYTES);
+  return stored !== undefined && isLiveAt(stored, nowMs)
+    ? decode(stored, ENVELOPE_HEADER_BYTES)
+    : undefined;
 }
 
 function take(entries: Iterable<KeyValueEntry>, limit: number): KeyValueEntry[] {
