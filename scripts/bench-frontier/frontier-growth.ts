@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { readSettings } from '../../services/common/config/settings';
 import type { OrderedKeyValueBackend } from '../../services/common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../../services/common/storage/service-keyspace';
+import { commitModeOf } from '../../services/scheduler/frontier/commit-queue';
 import { Frontier } from '../../services/scheduler/frontier/frontier';
 import {
   frontierSettingsOf,
@@ -45,7 +46,7 @@ async function growFrontierIn(
     logger: pino({ level: 'silent' }),
     registry: new Registry(),
     probe: undefined,
-    isBatchAtomic: backend.backendName === 'lmdb',
+    commitMode: commitModeOf(backend),
   });
   try {
     if (fromSize === 0) {

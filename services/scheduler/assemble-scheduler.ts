@@ -16,6 +16,7 @@ import { openServiceKeyspace } from '../common/storage/service-keyspace';
 import { WriteBehindLmdbBackend } from '../common/storage/write-behind/write-behind-lmdb-backend';
 import { registerWriteBehindMetrics } from '../common/storage/write-behind/write-behind-metrics';
 import { systemClock, type Clock } from './frontier/clock';
+import { commitModeOf } from './frontier/commit-queue';
 import { Frontier } from './frontier/frontier';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
@@ -69,7 +70,7 @@ export function schedulerServiceDefinition(
           logger,
           registry,
           probe: probeCallOf(values, routerOptions.metrics),
-          isBatchAtomic: backend.backendName === 'lmdb',
+          commitMode: commitModeOf(backend),
         });
       } catch (error) {
         await backend.close();

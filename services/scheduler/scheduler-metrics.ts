@@ -77,13 +77,13 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
     );
     this.#commitBatches = new Histogram({
       name: 'scheduler_commit_batch_count',
-      help: 'Mutation batches per storage commit (group commit: those decided while the previous commit was written).',
+      help: 'Mutation batches per storage commit (group commit: those decided while the previous commit was written; 1 when commits are pipelined, where the backend groups them).',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128],
       registers,
     });
     this.#commitDuration = new Histogram({
       name: 'scheduler_commit_duration_seconds',
-      help: 'Time to make one group commit durable: every request it carries waits this long after being decided.',
+      help: 'Time to make one commit durable: every request it carries waits this long after being decided (pipelined: one batch, from its decision to its acknowledgement).',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });

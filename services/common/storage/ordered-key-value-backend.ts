@@ -59,6 +59,14 @@ export type InPlaceDecoder<T> = (bytes: Buffer, start: number) => T;
 export interface OrderedKeyValueBackend {
   readonly backendName: BackendName;
 
+  /**
+   * True when the backend also keeps the order of writes issued one after the other without
+   * waiting: each takes effect only after every write issued before it, and a write issued after
+   * one that failed never takes effect (neither now nor after a restart's recovery). A caller may
+   * then issue its next writes before the earlier ones are durable. Absent: no such promise.
+   */
+  readonly keepsIssueOrder?: boolean;
+
   /** Returns the value, or undefined when the key is absent or its TTL has passed. */
   get(key: Buffer): Promise<Buffer | undefined>;
 

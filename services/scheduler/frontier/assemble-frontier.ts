@@ -6,7 +6,7 @@ import { DomainProber, type ProbeCall } from '../health/domain-prober';
 import { SchedulerMetrics } from '../scheduler-metrics';
 import { CandidateRegistry } from './candidate-registry';
 import type { Clock } from './clock';
-import { CommitQueue } from './commit-queue';
+import { CommitQueue, type CommitMode } from './commit-queue';
 import { DomainBook } from './domain-book';
 import { DomainPicker } from './domain-picker';
 import { DomainReconciler } from './domain-reconciler';
@@ -43,11 +43,10 @@ export interface FrontierDependencies {
   /** POST /v1/probe on the downloader; absent → paused domains wait (logged at start). */
   probe: ProbeCall | undefined;
   /**
-   * The backend commits writes issued together as one transaction (LMDB). Then a commit carries
-   * many batches at once; otherwise (TiKV) batches are written one by one in their crash-safe
-   * order (see CommitQueue, WriteBatch).
+   * How batches reach storage (CommitQueue, WriteBatch): `commitModeOf(backend)`. Any but
+   * `phased` means the backend commits writes issued together as one transaction (LMDB).
    */
-  isBatchAtomic: boolean;
+  commitMode: CommitMode;
 }
 
 /*
@@ -127,7 +126,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     writeIntervalMs: settings.runtimeWriteIntervalMs,
   });
-  const commits = new CommitQueue(dependencies.isBatchAtomic, (batchCount, durationSeconds) =>
+  const commits = new CommitQueue(dependencies.commitMode, (batchCount, durationSeconds) =>
     metrics.committed(batchCount, durationSeconds),
   );
   const mutator = new FrontierMutator({
@@ -295,6 +294,11 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   };
   return {
     ...parts,
-    memory: { ...parts, clock, logger, isBatchAtomic: dependencies.isBatchAtomic },
+    memory: {
+      ...parts,
+      clock,
+      logger,
+      isBatchAtomic: dependencies.commitMode !== 'phased',
+    },
   };
 }

@@ -61,7 +61,7 @@ describe('a commit on a backend without atomic batches', () => {
       batch.put(urlTasks, 'parent', { url_state: 'done' }, 'transitions');
       batch.put(urlTasks, 'discovered-link', { url_state: 'queued' }, 'documents');
       batch.put(dueIndex, 'new-entry', {}, 'pointers');
-      await new CommitQueue(false).commit(batch.prepare());
+      await new CommitQueue('phased').commit(batch.prepare());
       expect(order).toEqual([
         'put scheduler:url_due_index:new-entry',
         'put scheduler:url_task:discovered-link',
@@ -74,9 +74,9 @@ describe('a commit on a backend without atomic batches', () => {
 });
 
 describe.each([
-  ['atomic (LMDB)', true],
-  ['batch by batch, phase by phase (TiKV)', false],
-])('group commit, %s', (_label, isAtomic) => {
+  ['atomic (LMDB)', 'grouped'],
+  ['batch by batch, phase by phase (TiKV)', 'phased'],
+] as const)('group commit, %s', (_label, mode) => {
   it('sends the batches decided while a commit is written out together as the next commit', async () => {
     await withLmdb(async (backend) => {
       const order: string[] = [];
@@ -85,7 +85,7 @@ describe.each([
       const keyspace = openServiceKeyspace('scheduler', recordingBackend(backend, order, gate));
       const urlTasks = keyspace.table<{ url_state: string }>('url_task');
       const commitSizes: number[] = [];
-      const queue = new CommitQueue(isAtomic, (batchCount) => commitSizes.push(batchCount));
+      const queue = new CommitQueue(mode, (batchCount) => commitSizes.push(batchCount));
       const commitOf = (name: string) => {
         const batch = new WriteBatch();
         batch.put(urlTasks, name, { url_state: 'queued' }, 'documents');
@@ -105,7 +105,9 @@ describe.each([
       ]);
     });
   });
+});
 
+describe.each(['grouped', 'phased', 'pipelined'] as const)('a failed commit, %s', (mode) => {
   it('writes none of a refused batch, and nothing after a failed commit', async () => {
     await withLmdb(async (backend) => {
       const keyspace = openServiceKeyspace('scheduler', backend);
@@ -117,7 +119,7 @@ describe.each([
       expect(() => refused.prepare()).toThrow(/1024/);
       expect(await urlTasks.get('fine')).toBeUndefined();
 
-      const failing = new CommitQueue(isAtomic);
+      const failing = new CommitQueue(mode);
       const broken = new WriteBatch();
       broken.put(urlTasks, 'before-failure', { url_state: 'queued' }, 'documents');
       const prepared = broken.prepare();
@@ -131,6 +133,77 @@ describe.each([
       await expect(failing.commit(later.prepare())).rejects.toThrow('disk full');
       expect(hasFailedHookRun).toBe(true);
       expect(await urlTasks.get('after-failure')).toBeUndefined();
+    });
+  });
+});
+
+describe('pipelined commits (a backend that keeps issue order)', () => {
+  it('issues each batch as soon as it is decided and acknowledges them in decision order', async () => {
+    await withLmdb(async (backend) => {
+      const order: string[] = [];
+      let open!: () => void;
+      const gate = { opened: new Promise<void>((resolve) => (open = resolve)) };
+      const keyspace = openServiceKeyspace('scheduler', recordingBackend(backend, order, gate));
+      const urlTasks = keyspace.table<{ url_state: string }>('url_task');
+      const commitSizes: number[] = [];
+      const queue = new CommitQueue('pipelined', (batchCount) => commitSizes.push(batchCount));
+      const issued: string[] = [];
+      const acknowledged: string[] = [];
+      const commitOf = (name: string) => {
+        const batch = new WriteBatch();
+        batch.put(urlTasks, name, { url_state: 'queued' }, 'documents');
+        const prepared = batch.prepare();
+        const [writes] = prepared.phases[1];
+        prepared.phases[1] = [
+          {
+            issue: () => {
+              issued.push(name);
+              return writes.issue();
+            },
+          },
+        ];
+        return queue.commit(prepared).then(() => acknowledged.push(name));
+      };
+      const durable = [commitOf('first'), commitOf('second'), commitOf('third')];
+      // None is durable yet ("first" included): all three are with the backend already.
+      expect(issued).toEqual(['first', 'second', 'third']);
+      open();
+      await Promise.all(durable);
+      expect(acknowledged).toEqual(['first', 'second', 'third']);
+      expect(commitSizes).toEqual([1, 1, 1]);
+      await queue.settled();
+    });
+  });
+
+  it('fails a batch issued behind one that fails, even when its own writes went through', async () => {
+    await withLmdb(async (backend) => {
+      const keyspace = openServiceKeyspace('scheduler', backend);
+      const urlTasks = keyspace.table<{ url_state: string }>('url_task');
+      const queue = new CommitQueue('pipelined');
+      let refuse!: (error: Error) => void;
+      const broken = new WriteBatch();
+      broken.put(urlTasks, 'refused-later', { url_state: 'queued' }, 'documents');
+      const refusedPrepared = broken.prepare();
+      refusedPrepared.phases[1][0] = {
+        issue: () => [new Promise<void>((_resolve, reject) => (refuse = reject))],
+      };
+      const first = queue.commit(refusedPrepared);
+      const behind = new WriteBatch();
+      behind.put(urlTasks, 'issued-behind', { url_state: 'queued' }, 'documents');
+      let failureHookError: unknown;
+      behind.onFailure((error) => (failureHookError = error));
+      const second = queue.commit(behind.prepare());
+      // The second batch's own write is durable before the first one's outcome is known.
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        if ((await urlTasks.get('issued-behind')) !== undefined) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await urlTasks.get('issued-behind')).toBeDefined();
+      refuse(new Error('disk full'));
+      await expect(first).rejects.toThrow('disk full');
+      await expect(second).rejects.toThrow('disk full');
+      expect(failureHookError).toEqual(new Error('disk full'));
+      await queue.settled();
     });
   });
 });

@@ -80,7 +80,7 @@ describe('frontier start-up', () => {
     /** Sets up a lease to report; resolves to the lease and the number of write calls its report makes. */
     async function prepared(): Promise<{ lease: LeaseResponse }> {
       frontier = await openTestFrontier({
-        isBatchAtomic: false,
+        commitMode: 'phased',
         settings: { domainInFlightCap: 10 },
       });
       await seedTestFrontier(frontier.parts, ['a.example', 'b.example'], 2);

@@ -12,6 +12,7 @@ import {
   ResultOutsideLeaseError,
   UnknownLeaseError,
 } from './frontier-errors';
+import type { CommitMode } from './commit-queue';
 import type { LeaseResponse, ReportResult } from './wire-types';
 
 /*
@@ -24,10 +25,10 @@ describe('ReportApplier', () => {
   afterEach(() => frontier.dispose());
 
   async function leasedFrontier(
-    options: { isBatchAtomic?: boolean; urlCount?: number } = {},
+    options: { commitMode?: CommitMode; urlCount?: number } = {},
   ): Promise<LeaseResponse> {
     frontier = await openTestFrontier({
-      isBatchAtomic: options.isBatchAtomic,
+      commitMode: options.commitMode,
       settings: { domainInFlightCap: 50 },
     });
     await seedTestFrontier(frontier.parts, ['news.example'], options.urlCount ?? 3);
@@ -126,7 +127,7 @@ describe('ReportApplier', () => {
 
   describe('on a backend without atomic batches, killed between two writes', () => {
     it('re-applies nothing when the retried report finds the results applied but no answer', async () => {
-      const lease = await leasedFrontier({ isBatchAtomic: false });
+      const lease = await leasedFrontier({ commitMode: 'phased' });
       const request = doneReportOf(lease, (task) => [link(`${task.url}/found`)]);
       // Let the report's commit write up to its transitions, then die before its answer.
       const before = frontier.storage.writes.length;
@@ -156,7 +157,7 @@ describe('ReportApplier', () => {
     });
 
     it('never counts a lease live once its answer is stored (issue 12 race 2)', async () => {
-      const lease = await leasedFrontier({ isBatchAtomic: false });
+      const lease = await leasedFrontier({ commitMode: 'phased' });
       const request = doneReportOf(lease);
       // Dies after the answer, before the lease record is deleted.
       frontier.storage.crashAt(/^delete scheduler:lease_task:/);

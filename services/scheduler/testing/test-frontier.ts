@@ -11,6 +11,7 @@ import type {
 } from '../../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../../common/storage/service-keyspace';
 import { assembleFrontier, type FrontierParts } from '../frontier/assemble-frontier';
+import type { CommitMode } from '../frontier/commit-queue';
 import type { FrontierSettings } from '../frontier/frontier-settings';
 import { rebuildFrontierMemory } from '../frontier/frontier-startup';
 import type {
@@ -152,8 +153,8 @@ export interface TestFrontier {
 export interface TestFrontierOptions {
   clock?: ManualClock;
   settings?: Partial<FrontierSettings>;
-  /** false: write batch by batch, phase by phase, as on TiKV (see CommitQueue). Default true. */
-  isBatchAtomic?: boolean;
+  /** 'phased': batch by batch, phase by phase, as on TiKV (see CommitQueue). Default 'grouped'. */
+  commitMode?: CommitMode;
   /** Writes data into the fresh storage before the frontier first opens (older layouts). */
   prepareStorage?: (backend: OrderedKeyValueBackend) => Promise<void>;
 }
@@ -179,7 +180,7 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
       logger: pino({ level: process.env.TEST_FRONTIER_LOG_LEVEL ?? 'silent' }),
       registry: new Registry(),
       probe: undefined,
-      isBatchAtomic: options.isBatchAtomic ?? true,
+      commitMode: options.commitMode ?? 'grouped',
     });
     await rebuildFrontierMemory(parts.memory);
     return {

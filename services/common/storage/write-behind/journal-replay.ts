@@ -8,8 +8,8 @@ const REPLAY_WRITES_PER_TRANSACTION = 50_000;
 
 /**
  * Writes every record of the journal left in `storeDirectory` into the store's rows, oldest first,
- * unless a running process owns it (JournalInUseError, journal-owner.ts),
- * then empties the journal — only after the rows are synced, so a crash during replay replays
+ * unless a running process owns it (JournalInUseError, journal-owner.ts), up to the first sequence
+ * number missing (appendedPrefixOf), then empties the journal — only after the rows are synced, so a crash during replay replays
  * again (records are whole row versions: applying one twice, or an older one before a newer one
  * again, ends at the same rows). Resolves to the number of records replayed.
  */
@@ -28,7 +28,7 @@ export async function replayLeftoverJournal(
     const records = [...journal.records()];
     if (records.length === 0) return 0;
     let pending: StoredWrite[] = [];
-    for (const { writes } of records) {
+    for (const { writes } of appendedPrefixOf(records)) {
       pending.push(...writes);
       if (pending.length >= REPLAY_WRITES_PER_TRANSACTION) {
         await store.applyStoredWrites(pending);
@@ -42,4 +42,17 @@ export async function replayLeftoverJournal(
   } finally {
     await journal.close();
   }
+}
+
+/**
+ * The records up to the first missing sequence number. Records are removed from the oldest on, so
+ * a number missing further along is an append that failed: what its process issued after it was
+ * never acknowledged, and taking it without the failed one would break issue order
+ * (WriteBehindLmdbBackend.keepsIssueOrder).
+ */
+export function appendedPrefixOf<T extends { sequence: number }>(records: T[]): T[] {
+  const gapAt = records.findIndex(
+    (record, index) => index > 0 && record.sequence !== records[index - 1].sequence + 1,
+  );
+  return gapAt === -1 ? records : records.slice(0, gapAt);
 }

@@ -143,3 +143,35 @@ test('nobody else opens a store while it is written behind: no replay racing its
   expect(text(await store.get(key('row')))).toBe('only in the journal');
   await store.close();
 });
+
+test('a write issued behind a failed append fails too: never read, and never replayed', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  await backend.put({ key: key('before'), value: Buffer.from('kept') });
+  // The journal refuses the next append (disk full, say) only after the one behind it committed.
+  const journal = (backend as unknown as { journal: LmdbWriteJournal }).journal;
+  const append = journal.append.bind(journal);
+  let refuse!: (error: Error) => void;
+  let committedBehind!: Promise<void>;
+  journal.append = () => {
+    journal.append = (sequence, record) => (committedBehind = append(sequence, record));
+    return new Promise<void>((_resolve, reject) => (refuse = reject));
+  };
+  const failed = backend.put({ key: key('failed'), value: Buffer.from('lost') });
+  const behind = backend.put({ key: key('behind'), value: Buffer.from('issued after') });
+  await committedBehind;
+  refuse(new Error('disk full'));
+  await expect(failed).rejects.toThrow('disk full');
+  await expect(behind).rejects.toThrow('disk full');
+  expect(await backend.get(key('behind'))).toBeUndefined();
+  await backend.close();
+
+  // Replay takes the journal up to the failed append's missing record, and empties it.
+  const store = await LmdbBackend.open(directory);
+  expect((await store.getMany([key('before'), key('failed'), key('behind')])).map(text)).toEqual([
+    'kept',
+    undefined,
+    undefined,
+  ]);
+  expect(await replayLeftoverJournal(directory, 'overlapping', store)).toBe(0);
+  await store.close();
+});

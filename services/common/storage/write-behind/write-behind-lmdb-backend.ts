@@ -78,11 +78,18 @@ const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.
  */
 export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly backendName = 'lmdb' as const;
+  /**
+   * Appends take effect in sequence order: the overlay takes a record only after every earlier
+   * one (#write), and replay stops at the first record missing (journal-replay.ts).
+   */
+  readonly keepsIssueOrder = true;
 
   readonly #overlay = new WriteOverlay();
   readonly #checkpointer: Checkpointer;
   readonly #maxOverlayRowCount: number;
   #lastSequence = 0;
+  /** The newest append's outcome as the overlay took it: rejected once any append failed. */
+  #lastAppend: Promise<void> = Promise.resolve();
   readonly #unsettledAppends = new Set<Promise<unknown>>();
   #failure: unknown;
   #isClosed = false;
@@ -283,6 +290,11 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
    * Appends `writes` as one journal record; resolves once it is committed. Synchronous up to the
    * append: records issued in one run commit together and in order (LMDB's batch), as the
    * frontier's group commit expects of an atomic backend.
+   *
+   * The overlay takes a committed record only after every earlier one, and fails it when any
+   * earlier one failed — whatever order the completions arrive in — so nothing issued after a
+   * failed append is ever read, checkpointed or acknowledged (keepsIssueOrder). Its record may
+   * still be in the journal; replay stops at the failed one's missing sequence number.
    */
   #write(writes: StoredWrite[]): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
@@ -296,17 +308,22 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     } catch (error) {
       appending = Promise.reject(error);
     }
-    const appended = appending.then(
-      () => {
+    const earlier = this.#lastAppend;
+    const appended = Promise.allSettled([appending, earlier]).then(([own, before]) => {
+      if (own.status === 'fulfilled' && before.status === 'fulfilled') {
         this.#overlay.commit(versions);
         this.#checkpointer.committed(sequence, versions.length);
-      },
-      (error: unknown) => {
-        this.#failure ??= error;
-        this.#overlay.withdraw(versions);
-        throw error;
-      },
-    );
+        return;
+      }
+      const failed = [before, own].find(
+        (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+      );
+      const error: unknown = failed?.reason;
+      this.#failure ??= error;
+      this.#overlay.withdraw(versions);
+      throw error;
+    });
+    this.#lastAppend = appended;
     this.#unsettledAppends.add(appended);
     const settled = appended.finally(() => this.#unsettledAppends.delete(appended));
     return settled.then(() => this.#roomInOverlay());
