@@ -20,8 +20,11 @@
  * (default 1500). Exit code 1 when a target fails.
  *
  * Knobs: BENCH_FRONTIER_STAGES (10000,100000,1000000), BENCH_FRONTIER_WORKERS (4,8,16),
- * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (10000 per row, at most half the
- * stage), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
+ * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
+ * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
+ * BENCH_FRONTIER_WARMUP_URLS (2000, unmeasured, before the first row of every scheduler process:
+ * the rows measure a process whose hot paths are compiled, as in production, not its first
+ * second), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
  * BENCH_FRONTIER_KILL_CHECK (1; 0: skip).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +59,8 @@ const numbers = (text: string) =>
 const STAGES = numbers(process.env.BENCH_FRONTIER_STAGES ?? '10000,100000,1000000');
 const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
-const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 10_000);
+const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
+const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 2_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
 const corpus = new BenchCorpus(
   Number(process.env.BENCH_FRONTIER_DOMAINS ?? 100_000),
@@ -229,18 +233,26 @@ async function growAndMeasureStage(options: {
     log(
       `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
     );
-    for (const workerCount of WORKER_COUNTS) {
-      budget.assertLeft();
-      const measurement = await measureScheduler({
+    const load = (workerCount: number, urlBudget: number) =>
+      measureScheduler({
         url: scheduler.running.url,
         pid: scheduler.running.child.pid as number,
         token: BENCH_TOKEN,
         corpus,
         workerCount,
-        urlBudget: measuredUrls(options.size),
+        urlBudget,
         frontierSize: options.size,
         budget,
       });
+    if (WARMUP_URLS > 0 && WORKER_COUNTS.length > 0) {
+      const warmup = await load(WORKER_COUNTS[0], WARMUP_URLS);
+      log(
+        `  warm-up (not measured): ${warmup.processedCount} URLs at ${warmup.urlsPerSecond.toFixed(0)} URLs/s`,
+      );
+    }
+    for (const workerCount of WORKER_COUNTS) {
+      budget.assertLeft();
+      const measurement = await load(workerCount, measuredUrls(options.size));
       peakRssMib = residentMemoryOf(scheduler.running.child.pid as number).peakMib;
       log(
         `  scheduler (${options.backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
