@@ -58,6 +58,15 @@ export interface LmdbBackendOptions {
   /** Keep LMDB's own write timings (writeMetrics()); for benchmarks — it reads the clock on every
    * transaction. Default off. */
   trackMetrics?: boolean;
+  /**
+   * Every write queued in one event turn commits in the same transaction (lmdb-js
+   * `eventTurnBatching`): what makes a putMany all-or-nothing. Default true. False: the writer
+   * thread takes whatever is queued whenever it is free, so writes spread over many turns commit in
+   * a few large transactions — a few commits and syncs instead of up to one per turn — and a crash
+   * may keep any prefix of them. Only for a store whose writes are all kept elsewhere until it is
+   * synced: the write-behind checkpoints, whose journal holds every record until then.
+   */
+  commitsWholeTurns?: boolean;
 }
 
 /** LMDB's cumulative write figures since the environment opened (trackMetrics only). */
@@ -137,6 +146,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
       mapSize: options.mapSizeBytes ?? DEFAULT_LMDB_MAP_SIZE_BYTES,
       maxDbs: 4,
       trackMetrics: options.trackMetrics ?? false,
+      eventTurnBatching: options.commitsWholeTurns ?? true,
     };
     this.#environment = open(environmentOptions);
     const binary = { keyEncoding: 'binary', encoding: 'binary' } as const;

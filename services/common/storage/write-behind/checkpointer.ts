@@ -133,7 +133,8 @@ export class Checkpointer {
       const startedAt = performance.now();
       // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
       // the requests of that turn back by tens of milliseconds (a put costs the main thread a few
-      // microseconds: 500 of them ~2 ms). The slices may land in several transactions; nothing
+      // microseconds: 500 of them ~2 ms). lmdb-js commits them in as few transactions as its writer
+      // can take (the store does not commit per turn, see WriteBehindLmdbBackend.open); nothing
       // needs them together (the journal keeps every record until the end).
       const applied: Array<Promise<void>> = [];
       for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
