@@ -46,6 +46,7 @@ import {
 } from './bench-frontier/scheduler-load';
 import {
   BENCH_TOKEN,
+  logSchedulerErrors,
   startBenchScheduler,
   waitForKnownUrls,
 } from './bench-frontier/scheduler-process';
@@ -218,6 +219,7 @@ async function growAndMeasureStage(options: {
   await growFrontier(options.openBackend, corpus, options.fromSize, options.size, budget);
   const scheduler = await startBenchScheduler(options);
   const stop = async () => {
+    logSchedulerErrors(scheduler);
     await scheduler.running.stop(30_000);
   };
   cleanups.unshift(stop);

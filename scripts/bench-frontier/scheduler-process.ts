@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
+import { log } from './bench-log';
 import {
   startServiceProcess,
   type StartedServiceProcess,
@@ -60,5 +61,15 @@ export async function waitForKnownUrls(
     if (loaded !== undefined) return Number(loaded.elapsed_ms) / 1000;
     if (performance.now() > deadline) return Number.NaN;
     await delay(50);
+  }
+}
+
+/**
+ * Prints the scheduler's error lines (its log is kept in memory): a run that failed on an
+ * `internal_error` answer shows the cause, not only "see the service log".
+ */
+export function logSchedulerErrors(scheduler: BenchScheduler): void {
+  for (const line of scheduler.running.logLines) {
+    if (Number(line.level) >= 50) log(`  scheduler error: ${JSON.stringify(line)}`);
   }
 }
