@@ -74,13 +74,17 @@ const outputDirectory = resolve(
     join('.data', 'bench-frontier', new Date().toISOString().replace(/[:.]/g, '-')),
 );
 
-/** Writing behind: the row versions journalled and the rows checkpoints wrote, per URL. */
+/**
+ * Writing behind: the row versions journalled and the rows checkpoints wrote, per URL, and the
+ * writes whose acknowledgement waited for checkpoints (back-pressure).
+ */
 function checkpointText({ commits }: LoadMeasurement): string {
   const checkpoint = commits?.checkpoint;
   if (checkpoint === undefined) return '';
   return (
     `; journalled ${checkpoint.versionsPerUrl.toFixed(2)} row versions per URL, ` +
-    `checkpoints wrote ${checkpoint.rowWritesPerUrl.toFixed(2)} rows per URL`
+    `checkpoints wrote ${checkpoint.rowWritesPerUrl.toFixed(2)} rows per URL, ` +
+    `${checkpoint.backPressureWaitCount} writes waited for them (${checkpoint.backPressureSeconds.toFixed(1)} s)`
   );
 }
 

@@ -28,7 +28,13 @@ export interface CommitFigures {
    * Writing behind (LMDB): row versions journalled and rows the checkpoints wrote into the store,
    * per URL reported — how much the checkpoints fold. Undefined without write-behind.
    */
-  checkpoint?: { versionsPerUrl: number; rowWritesPerUrl: number };
+  checkpoint?: {
+    versionsPerUrl: number;
+    rowWritesPerUrl: number;
+    /** Acknowledgements that waited for checkpoints (the overlay over its bound), and how long. */
+    backPressureWaitCount: number;
+    backPressureSeconds: number;
+  };
 }
 
 interface SchedulerTotals {
@@ -36,6 +42,8 @@ interface SchedulerTotals {
   count: number;
   checkpointedVersions: number;
   checkpointedRows: number;
+  backPressureWaitCount: number;
+  backPressureSeconds: number;
   pauses: PauseFigures;
 }
 
@@ -92,6 +100,8 @@ async function schedulerTotalsOf(url: string): Promise<SchedulerTotals> {
     count: valueOf(text, 'scheduler_commit_duration_seconds_count'),
     checkpointedVersions: valueOf(text, 'storage_write_behind_row_version_total'),
     checkpointedRows: valueOf(text, 'storage_write_behind_row_write_total'),
+    backPressureWaitCount: valueOf(text, 'storage_write_behind_back_pressure_wait_total'),
+    backPressureSeconds: valueOf(text, 'storage_write_behind_back_pressure_seconds_total'),
     pauses: pauseTotalsOf(text),
   };
 }
@@ -200,6 +210,10 @@ export async function measureScheduler(options: {
                     reportedCount,
                   rowWritesPerUrl:
                     (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) / reportedCount,
+                  backPressureWaitCount:
+                    totalsAfter.backPressureWaitCount - totalsBefore.backPressureWaitCount,
+                  backPressureSeconds:
+                    totalsAfter.backPressureSeconds - totalsBefore.backPressureSeconds,
                 },
           }
         : undefined,

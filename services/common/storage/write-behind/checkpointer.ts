@@ -15,8 +15,20 @@ export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   maxDelayMs: 1_000,
 };
 
-/** Rows a checkpoint hands to LMDB (or releases) per event-loop turn. */
-const ROWS_PER_TURN = 500;
+/** Rows a checkpoint hands to LMDB (or releases) per event-loop turn, at least… */
+const MIN_ROWS_PER_TURN = 500;
+/**
+ * …and at most this many turns per checkpoint: a busy process has few turns a second (each carries
+ * requests), and a fixed slice capped the checkpoints at 500 rows per turn — at 1M URLs and 16
+ * workers ~20–38k rows/s, less than the journal took in, until the overlay filled and
+ * acknowledgements waited 1.5 s (back-pressure). Larger backlogs get larger slices instead.
+ */
+const MAX_TURNS_PER_CHECKPOINT = 40;
+
+/** The slice size for a checkpoint of `rowCount` rows. */
+export function rowsPerTurnOf(rowCount: number): number {
+  return Math.max(MIN_ROWS_PER_TURN, Math.ceil(rowCount / MAX_TURNS_PER_CHECKPOINT));
+}
 
 /** Cumulative figures of the checkpoints so far. */
 export interface CheckpointStatistics {
@@ -133,12 +145,13 @@ export class Checkpointer {
       const startedAt = performance.now();
       // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
       // the requests of that turn back by tens of milliseconds (a put costs the main thread a few
-      // microseconds: 500 of them ~2 ms). lmdb-js commits them in as few transactions as its writer
+      // microseconds: 500 of them ~2 ms; see rowsPerTurnOf). lmdb-js commits them in as few transactions as its writer
       // can take (the store does not commit per turn, see WriteBehindLmdbBackend.open); nothing
       // needs them together (the journal keeps every record until the end).
+      const rowsPerTurn = rowsPerTurnOf(taken.length);
       const applied: Array<Promise<void>> = [];
-      for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
-        const slice = taken.slice(start, start + ROWS_PER_TURN);
+      for (let start = 0; start < taken.length; start += rowsPerTurn) {
+        const slice = taken.slice(start, start + rowsPerTurn);
         applied.push(this.store.applyStoredWrites(slice.map(([, version]) => version)));
         await setImmediate();
       }
@@ -149,8 +162,8 @@ export class Checkpointer {
         await this.journal.removeThrough(throughSequence);
       }
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
-      for (let start = 0; start < taken.length; start += ROWS_PER_TURN) {
-        const end = Math.min(start + ROWS_PER_TURN, taken.length);
+      for (let start = 0; start < taken.length; start += rowsPerTurn) {
+        const end = Math.min(start + rowsPerTurn, taken.length);
         for (let index = start; index < end; index += 1) this.overlay.release(...taken[index]);
         if (end < taken.length) await setImmediate();
       }

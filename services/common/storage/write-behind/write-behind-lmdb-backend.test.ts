@@ -104,6 +104,9 @@ test('a full overlay holds back acknowledgements until checkpoints make room', a
   // Acknowledged writes never leave more than the bound behind (the last batch may straddle it).
   expect(largestOverlay).toBeLessThanOrEqual(100);
   expect(backend.statistics().checkpointCount).toBeGreaterThan(0);
+  // The waits are counted (storage_write_behind_back_pressure_*): a store falling behind shows.
+  expect(backend.statistics().backPressureWaitCount).toBeGreaterThan(0);
+  expect(backend.statistics().backPressureSeconds).toBeGreaterThan(0);
   expect((await backend.scan({ start: key('row-'), end: key('row.'), limit: 1000 })).length).toBe(
     600,
   );

@@ -51,6 +51,9 @@ export interface WriteBehindStatistics extends CheckpointStatistics {
   waitingVersionCount: number;
   /** Journal records issued and not committed yet. */
   appendsInFlight: number;
+  /** Writes whose acknowledgement waited for checkpoints (back-pressure), and their waits. */
+  backPressureWaitCount: number;
+  backPressureSeconds: number;
 }
 
 const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.subarray(start));
@@ -88,6 +91,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly #checkpointer: Checkpointer;
   readonly #maxOverlayRowCount: number;
   #lastSequence = 0;
+  readonly #backPressure = { backPressureWaitCount: 0, backPressureSeconds: 0 };
   /** The newest append's outcome as the overlay took it: rejected once any append failed. */
   #lastAppend: Promise<void> = Promise.resolve();
   readonly #unsettledAppends = new Set<Promise<unknown>>();
@@ -144,6 +148,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
       overlayRowCount: this.#overlay.size,
       waitingVersionCount: this.#checkpointer.waitingVersionCount,
       appendsInFlight: this.#unsettledAppends.size,
+      ...this.#backPressure,
     };
   }
 
@@ -338,9 +343,16 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
    * (the one under way, then at once what is committed), until none has anything left to move.
    */
   async #roomInOverlay(): Promise<void> {
-    while (this.#overlay.size > this.#maxOverlayRowCount && this.#failure === undefined) {
-      await this.#checkpointer.drain();
-      if (this.#checkpointer.waitingVersionCount === 0) return;
+    if (this.#overlay.size <= this.#maxOverlayRowCount) return;
+    const startedAt = performance.now();
+    try {
+      while (this.#overlay.size > this.#maxOverlayRowCount && this.#failure === undefined) {
+        await this.#checkpointer.drain();
+        if (this.#checkpointer.waitingVersionCount === 0) return;
+      }
+    } finally {
+      this.#backPressure.backPressureWaitCount += 1;
+      this.#backPressure.backPressureSeconds += (performance.now() - startedAt) / 1000;
     }
   }
 

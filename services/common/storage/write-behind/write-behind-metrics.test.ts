@@ -23,6 +23,8 @@ test('the metrics show the overlay, then what a checkpoint wrote', async () => {
     }
     expect(await figure('storage_write_behind_overlay_row_count')).toBe(2);
     expect(await figure('storage_write_behind_checkpoint_total')).toBe(0);
+    // Far from its bound, no acknowledgement waited.
+    expect(await figure('storage_write_behind_back_pressure_wait_total')).toBe(0);
 
     await backend.checkpointNow();
     expect(await figure('storage_write_behind_overlay_row_count')).toBe(0);

@@ -6,7 +6,13 @@ export interface WriteBehindStatisticsSource {
   statistics(): WriteBehindStatistics;
 }
 
-type CumulativeFigure = 'checkpointCount' | 'versionCount' | 'rowWriteCount' | 'secondsWriting';
+type CumulativeFigure =
+  | 'checkpointCount'
+  | 'versionCount'
+  | 'rowWriteCount'
+  | 'secondsWriting'
+  | 'backPressureWaitCount'
+  | 'backPressureSeconds';
 
 /**
  * Registers the write-behind layer's metrics: what the overlay holds and what checkpoints did.
@@ -58,5 +64,15 @@ export function registerWriteBehindMetrics(
     'storage_write_behind_checkpoint_seconds_total',
     'Time checkpoints spent writing and syncing the store (off the request path).',
     'secondsWriting',
+  );
+  cumulative(
+    'storage_write_behind_back_pressure_wait_total',
+    'Writes whose acknowledgement waited for checkpoints because the overlay was over its bound (checkpoints falling behind the journal).',
+    'backPressureWaitCount',
+  );
+  cumulative(
+    'storage_write_behind_back_pressure_seconds_total',
+    'Time those acknowledgements waited, summed over the writes.',
+    'backPressureSeconds',
   );
 }
