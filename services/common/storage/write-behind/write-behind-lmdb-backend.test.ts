@@ -178,3 +178,22 @@ test('a write issued behind a failed append fails too: never read, and never rep
   expect(await replayLeftoverJournal(directory, 'overlapping', store)).toBe(0);
   await store.close();
 });
+
+test('a scan that stops early closes its store cursor: reads keep working across many commits', async () => {
+  // A cursor left open pins its read transaction; each later commit then leaves one more reader
+  // slot taken, until LMDB refuses every read (MDB_READERS_FULL, 126 slots).
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  await backend.putMany(
+    ['a', 'b', 'c'].map((name) => ({ key: key(name), value: Buffer.from(name) })),
+  );
+  await backend.checkpointNow();
+  for (let round = 0; round < 200; round += 1) {
+    // A newer version in the overlay: the scan merges it with the store's rows, and stops at 1.
+    await backend.put({ key: key('b'), value: Buffer.from(`b${round}`) });
+    const [first] = await backend.scan({ start: key('a'), end: key('z'), limit: 1 });
+    expect(text(first.key)).toBe('a');
+    await backend.checkpointNow();
+  }
+  expect(text(await backend.get(key('b')))).toBe('b199');
+  await backend.close();
+});

@@ -385,8 +385,26 @@ function take(entries: Iterable<KeyValueEntry>, limit: number): KeyValueEntry[] 
   return taken;
 }
 
-/** The rows in key order with the overlay's newer versions in their place (deletes drop them). */
+/**
+ * The rows in key order with the overlay's newer versions in their place (deletes drop them).
+ * Stopped early (a scan's limit), it closes `rows`: an LMDB cursor left open pins its read
+ * transaction, and every later commit then holds one more reader slot until reads fail with
+ * MDB_READERS_FULL.
+ */
 function* mergeNewer(
+  rows: Iterator<KeyValueEntry>,
+  newer: Iterator<RowVersion>,
+  nowMs: number,
+): Generator<KeyValueEntry> {
+  try {
+    yield* mergeOpen(rows, newer, nowMs);
+  } finally {
+    rows.return?.();
+    newer.return?.();
+  }
+}
+
+function* mergeOpen(
   rows: Iterator<KeyValueEntry>,
   newer: Iterator<RowVersion>,
   nowMs: number,
