@@ -7,7 +7,7 @@ import type {
   OrderedKeyValueBackend,
 } from '../../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../../common/storage/service-keyspace';
-import { CommitQueue } from './commit-queue';
+import { CommitQueue, type CommitMode } from './commit-queue';
 import { WriteBatch } from './write-batch';
 
 /**
@@ -46,6 +46,21 @@ async function withLmdb(run: (backend: LmdbBackend) => Promise<void>): Promise<v
   }
 }
 
+/**
+ * A commit queue over `backend` whose writes wait until `open` is called (a commit in flight),
+ * recording the order writes were made in and the batches per commit.
+ */
+function gatedQueue(backend: OrderedKeyValueBackend, mode: CommitMode) {
+  const order: string[] = [];
+  let open!: () => void;
+  const gate = { opened: new Promise<void>((resolve) => (open = resolve)) };
+  const keyspace = openServiceKeyspace('scheduler', recordingBackend(backend, order, gate));
+  const urlTasks = keyspace.table<{ url_state: string }>('url_task');
+  const commitSizes: number[] = [];
+  const queue = new CommitQueue(mode, (batchCount) => commitSizes.push(batchCount));
+  return { order, open, urlTasks, commitSizes, queue };
+}
+
 describe('a commit on a backend without atomic batches', () => {
   it('makes pointers, new documents, transitions, answers and clean-up durable in that order', async () => {
     await withLmdb(async (backend) => {
@@ -79,13 +94,7 @@ describe.each([
 ] as const)('group commit, %s', (_label, mode) => {
   it('sends the batches decided while a commit is written out together as the next commit', async () => {
     await withLmdb(async (backend) => {
-      const order: string[] = [];
-      let open!: () => void;
-      const gate = { opened: new Promise<void>((resolve) => (open = resolve)) };
-      const keyspace = openServiceKeyspace('scheduler', recordingBackend(backend, order, gate));
-      const urlTasks = keyspace.table<{ url_state: string }>('url_task');
-      const commitSizes: number[] = [];
-      const queue = new CommitQueue(mode, (batchCount) => commitSizes.push(batchCount));
+      const { order, open, urlTasks, commitSizes, queue } = gatedQueue(backend, mode);
       const commitOf = (name: string) => {
         const batch = new WriteBatch();
         batch.put(urlTasks, name, { url_state: 'queued' }, 'documents');
@@ -140,13 +149,7 @@ describe.each(['grouped', 'phased', 'pipelined'] as const)('a failed commit, %s'
 describe('pipelined commits (a backend that keeps issue order)', () => {
   it('issues each batch as soon as it is decided and acknowledges them in decision order', async () => {
     await withLmdb(async (backend) => {
-      const order: string[] = [];
-      let open!: () => void;
-      const gate = { opened: new Promise<void>((resolve) => (open = resolve)) };
-      const keyspace = openServiceKeyspace('scheduler', recordingBackend(backend, order, gate));
-      const urlTasks = keyspace.table<{ url_state: string }>('url_task');
-      const commitSizes: number[] = [];
-      const queue = new CommitQueue('pipelined', (batchCount) => commitSizes.push(batchCount));
+      const { open, urlTasks, commitSizes, queue } = gatedQueue(backend, 'pipelined');
       const issued: string[] = [];
       const acknowledged: string[] = [];
       const commitOf = (name: string) => {
