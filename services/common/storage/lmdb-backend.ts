@@ -311,7 +311,8 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   /**
    * The live rows of [start, end) in ascending key order, read lazily (synchronously; consume them
    * within one turn). No `limit` on the cursor: expired rows are skipped, so the caller's count of
-   * live rows decides when to stop.
+   * live rows decides when to stop — through `return()` (a for-of's break does it): an unfinished
+   * iterator keeps its cursor and read transaction (MDB_READERS_FULL in the end).
    */
   *liveRows(range: KeyRange, nowMs: number): Generator<KeyValueEntry> {
     this.#assertOpen();

@@ -145,9 +145,10 @@ export class Checkpointer {
       const startedAt = performance.now();
       // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
       // the requests of that turn back by tens of milliseconds (a put costs the main thread a few
-      // microseconds: 500 of them ~2 ms; see rowsPerTurnOf). lmdb-js commits them in as few transactions as its writer
-      // can take (the store does not commit per turn, see WriteBehindLmdbBackend.open); nothing
-      // needs them together (the journal keeps every record until the end).
+      // microseconds: 500 of them ~2 ms; see rowsPerTurnOf). lmdb-js commits the slices in as few
+      // transactions as its writer can take (this store does not commit per turn, see
+      // WriteBehindLmdbBackend.open); nothing needs them together (the journal keeps every record
+      // until the end).
       const rowsPerTurn = rowsPerTurnOf(taken.length);
       const applied: Array<Promise<void>> = [];
       for (let start = 0; start < taken.length; start += rowsPerTurn) {

@@ -9,9 +9,10 @@ const REPLAY_WRITES_PER_TRANSACTION = 50_000;
 /**
  * Writes every record of the journal left in `storeDirectory` into the store's rows, oldest first,
  * unless a running process owns it (JournalInUseError, journal-owner.ts), up to the first sequence
- * number missing (appendedPrefixOf), then empties the journal — only after the rows are synced, so a crash during replay replays
- * again (records are whole row versions: applying one twice, or an older one before a newer one
- * again, ends at the same rows). Resolves to the number of records replayed.
+ * number missing (appendedPrefixOf), then empties the journal — only after the rows are synced, so
+ * a crash during replay replays again (records are whole row versions: applying one twice, or an
+ * older one before a newer one again, ends at the same rows). Resolves to the number of records
+ * replayed.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,
@@ -27,8 +28,9 @@ export async function replayLeftoverJournal(
     // Read through before writing: the journal holds seconds of writes (the overlay's bound).
     const records = [...journal.records()];
     if (records.length === 0) return 0;
+    const replayed = appendedPrefixOf(records);
     let pending: StoredWrite[] = [];
-    for (const { writes } of appendedPrefixOf(records)) {
+    for (const { writes } of replayed) {
       pending.push(...writes);
       if (pending.length >= REPLAY_WRITES_PER_TRANSACTION) {
         await store.applyStoredWrites(pending);
@@ -37,8 +39,9 @@ export async function replayLeftoverJournal(
     }
     if (pending.length > 0) await store.applyStoredWrites(pending);
     await store.flushed();
+    // Everything goes, the records behind a gap too: they were never acknowledged.
     await journal.removeThrough(records[records.length - 1].sequence);
-    return records.length;
+    return replayed.length;
   } finally {
     await journal.close();
   }

@@ -92,9 +92,12 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly #maxOverlayRowCount: number;
   #lastSequence = 0;
   readonly #backPressure = { backPressureWaitCount: 0, backPressureSeconds: 0 };
-  /** The newest append's outcome as the overlay took it: rejected once any append failed. */
+  /**
+   * The newest append's outcome as the overlay took it: rejected once any append failed. It settles
+   * only after every earlier append did, so waiting for it waits for them all.
+   */
   #lastAppend: Promise<void> = Promise.resolve();
-  readonly #unsettledAppends = new Set<Promise<unknown>>();
+  #appendsInFlight = 0;
   #failure: unknown;
   #isClosed = false;
 
@@ -147,7 +150,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
       ...this.#checkpointer.statistics,
       overlayRowCount: this.#overlay.size,
       waitingVersionCount: this.#checkpointer.waitingVersionCount,
-      appendsInFlight: this.#unsettledAppends.size,
+      appendsInFlight: this.#appendsInFlight,
       ...this.#backPressure,
     };
   }
@@ -333,8 +336,8 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
       throw error;
     });
     this.#lastAppend = appended;
-    this.#unsettledAppends.add(appended);
-    const settled = appended.finally(() => this.#unsettledAppends.delete(appended));
+    this.#appendsInFlight += 1;
+    const settled = appended.finally(() => (this.#appendsInFlight -= 1));
     return settled.then(() => this.#roomInOverlay());
   }
 
@@ -357,7 +360,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   }
 
   async #issuedSettled(): Promise<void> {
-    await Promise.allSettled([...this.#unsettledAppends]);
+    await this.#lastAppend.catch(() => undefined);
   }
 
   #assertOpen(): void {
