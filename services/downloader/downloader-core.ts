@@ -62,6 +62,7 @@ export class DownloaderCore {
   readonly controller: AdmissionController;
   readonly gateway: OriginGateway;
   readonly objects: WebPageObjectStore;
+  private readonly audit: FetchAuditLog;
   readonly renderEntry: RenderEntry;
   readonly probeEntry: ProbeEntry;
   readonly leaseLoop: LeaseLoop | undefined;
@@ -109,6 +110,11 @@ export class DownloaderCore {
     );
     const peerWiring = { settings, logger, metrics: this.metrics, contractMetrics };
     this.hintReporter = createHintReporter(peerWiring);
+    this.audit = new FetchAuditLog(
+      keyspace.table('fetch_audit_record'),
+      settings.auditRetentionDays,
+      logger,
+    );
     this.objects = new WebPageObjectStore(
       keyspace.table('web_page_object'),
       settings.objectRetentionDays,
@@ -124,11 +130,7 @@ export class DownloaderCore {
         robotsGateEventsOf(wiring),
       ),
       objects: this.objects,
-      audit: new FetchAuditLog(
-        keyspace.table('fetch_audit_record'),
-        settings.auditRetentionDays,
-        logger,
-      ),
+      audit: this.audit,
       metrics: this.metrics,
       logger,
       robotsTimeoutMs: ROBOTS_TIMEOUT_MS,
@@ -205,6 +207,8 @@ export class DownloaderCore {
       );
     }
     await this.runtimeStore.stop();
+    // Renders have ended: what they recorded is written before storage closes.
+    await this.audit.drain();
   }
 
   get concurrency(): ConcurrencyConfig {
