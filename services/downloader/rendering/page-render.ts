@@ -20,6 +20,7 @@ import {
 import { assemblePageOutcome } from './page-object-assembly';
 import { waitForPageToSettle } from './page-settle-wait';
 import { readNextPendingWork } from './pending-timer-tracker';
+import { waitForSelectorInPage } from './selector-wait';
 import { PageSnapshot, takePageSnapshot } from './page-snapshot';
 import type { RefusedOutcome, RenderOutcome } from './render-outcome';
 
@@ -177,10 +178,12 @@ export async function renderOnPage(
     }
 
     if (task.waitSelector !== null) {
-      try {
-        await pooled.page.waitForSelector(task.waitSelector, { timeout: deadline.remainingMs() });
-      } catch (error) {
-        if (!(error instanceof TimeoutError)) throw error;
+      const waited = await waitForSelectorInPage(
+        pooled.session,
+        task.waitSelector,
+        deadline.remainingMs(),
+      );
+      if (waited === 'timeout') {
         return failedOutcome(
           'wait_selector_timeout',
           `"${task.waitSelector}" did not appear within ${task.timeoutMs} ms`,
