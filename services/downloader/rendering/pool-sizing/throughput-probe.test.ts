@@ -3,6 +3,7 @@ import {
   isRealGain,
   isRealLoss,
   PROBE_COOLDOWN_WINDOWS,
+  firstProbeStepOf,
   stepThroughputProbe,
   type ProbeState,
   type ProbeStep,
@@ -55,13 +56,20 @@ describe('the throughput probe', () => {
     const result = run(rate, 10 + PROBE_COOLDOWN_WINDOWS);
     expect(result.sizes).toEqual([5, 7, 11, 7]);
     expect(result.reasons).toEqual(THREE_STEPS_THEN_BACK);
-    // Then it rests PROBE_COOLDOWN_WINDOWS windows, measures 7 again and tries one page more.
-    expect(run(rate, 10 + PROBE_COOLDOWN_WINDOWS + 2).sizes).toEqual([5, 7, 11, 7, 8]);
+    // Then it rests PROBE_COOLDOWN_WINDOWS windows, measures 7 again and tries a quarter more.
+    expect(run(rate, 10 + PROBE_COOLDOWN_WINDOWS + 2).sizes).toEqual([5, 7, 11, 7, 9]);
   });
 
   test('climbs from 4 to a brake of 16 in four probes while every step pays', () => {
     const result = run((size) => size, 12);
     expect(result.sizes).toEqual([5, 7, 11, 16]);
+  });
+
+  test('the first probe adds a quarter of the pages, at least one', () => {
+    expect([1, 2, 4, 6, 11, 12, 16].map(firstProbeStepOf)).toEqual([1, 1, 1, 2, 3, 3, 4]);
+    // A pool that filled the CPU at 12 pages reaches a brake of 16 in two probes, not four.
+    const fromTwelve = run((size) => size, 6, 12);
+    expect(fromTwelve.sizes).toEqual([15, 16]);
   });
 
   test('tries again after its rest, and stops at the brake', () => {
@@ -134,10 +142,10 @@ describe('the throughput probe', () => {
   test('a noisy window pair that only seems to rise sends the pool back', () => {
     let state: ProbeState = IDLE_PROBE;
     const windows: Array<[number, number]> = [
-      [6, 10],
-      [6, 12],
-      [7, 11],
-      [7, 13.5],
+      [4, 10],
+      [4, 12],
+      [5, 11],
+      [5, 13.5],
     ];
     const resizes: number[] = [];
     for (const [size, completedPerSecond] of windows) {
@@ -150,7 +158,7 @@ describe('the throughput probe', () => {
       state = step.state;
       if (step.resize !== undefined) resizes.push(step.resize.size);
     }
-    expect(resizes).toEqual([7, 6]);
+    expect(resizes).toEqual([5, 4]);
     expect(state).toEqual({ kind: 'idle', cooldownWindowCount: PROBE_COOLDOWN_WINDOWS });
   });
 });

@@ -24,9 +24,14 @@
  *    dozen renders — passed by chance: a soak saw the pool doubled up to 13 pages on such a
  *    "gain" and its memory 25 % higher until the sizer backed off.
  *
- * The step starts at one page and doubles after every step kept (1, 2, 4, …): a pool whose best
- * lies at 16 on a machine where 4 already fill the CPU gets there in four probes (~30 s) instead
- * of twelve — a one-page climb took two minutes, longer than many crawls run at one load.
+ * The first step is a quarter of the size (at least one page) and the step doubles after every
+ * step kept (4 → 5 → 7 → 11, 12 → 15 → 21): a pool whose best lies at 16 on a machine where 4
+ * already fill the CPU gets there in four probes (~30 s) instead of twelve — a one-page climb took
+ * two minutes, longer than many crawls run at one load. A quarter, not one page, because what a
+ * probe can see is relative: one page more at 12 pages is +8 % of pages, whose few per cent of
+ * pages/s sit inside a probe's noise, and each such probe cost ~9 s — on the 2-core machine the
+ * pool that filled its CPU at 11–12 pages took 11 → 12 → 13/14 → 15 → 16, ~30 s, of which a
+ * bench:render round measured a part (2026-12-04).
  *
  * Pure: the sizer feeds it one window at a time and applies what it answers.
  */
@@ -63,6 +68,11 @@ export type ProbeState =
     };
 
 export const IDLE_PROBE: ProbeState = { kind: 'idle', cooldownWindowCount: 0 };
+
+/** Pages the first probe from `size` adds: a quarter of them, at least one (see above). */
+export function firstProbeStepOf(size: number): number {
+  return Math.max(1, Math.round(size / 4));
+}
 
 export interface ProbeStep {
   readonly state: ProbeState;
@@ -130,7 +140,12 @@ export function stepThroughputProbe(
     }
     if (!window.isEligible || window.size >= maxSize) return { state };
     return {
-      state: { kind: 'measuring', size: window.size, rates: [window.completedPerSecond], step: 1 },
+      state: {
+        kind: 'measuring',
+        size: window.size,
+        rates: [window.completedPerSecond],
+        step: firstProbeStepOf(window.size),
+      },
     };
   }
   if (!window.isEligible || window.size !== state.size) {
