@@ -105,7 +105,7 @@ export interface OriginGatewayOptions {
  *
  *   destination check → wait_selector check (in Chromium, cached) → robots.txt (cached; fetched through this same path) → per-domain slot and
  *   global permit → the engine (the slot dates the request from its dispatch) → politeness
- *   feedback → page object storage → audit record (written in the background: fetch-audit-log.ts).
+ *   feedback → page object storage → audit record (in the background: fetch-audit-log.ts).
  *
  * Subresources a page loads belong to its one page load and take no slot of their own.
  */
@@ -169,7 +169,6 @@ export class OriginGateway {
       outcome,
       objectId: request.shouldStore && pageObject ? pageObject.object_id : null,
     });
-    if (process.env.SCRATCH_AWAIT_AUDIT) await this.options.audit.drain();
     return { kind: 'fetched', outcome, hasReachedOrigin, pageObject };
   }
 
