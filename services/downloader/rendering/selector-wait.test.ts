@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DestinationPolicy } from '../egress/destination-policy';
-import { refuseNameLookup } from '../egress/egress-test-support';
-import { RenderEngine } from './render-engine';
+import { loopbackRenderEngine } from '../testing/loopback-render-engine';
+import type { RenderEngine } from './render-engine';
 import type { RenderOutcome } from './render-outcome';
 
 // wait_selector as the engine waits for it (selector-wait.ts), against real Chromium: an element
@@ -44,11 +43,8 @@ const server = createServer((request, response) => {
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
   baseUrl = `http://${HOST}:${(server.address() as AddressInfo).port}`;
-  engine = new RenderEngine({
-    destinationPolicy: new DestinationPolicy({ allowedHosts: [HOST] }),
-    hostLookup: refuseNameLookup,
+  engine = loopbackRenderEngine([HOST], {
     concurrency: 2,
-    settleMs: 100,
     quietWindowMs: QUIET_WINDOW_MS,
     quietWindowCapMs: 5000,
   });
