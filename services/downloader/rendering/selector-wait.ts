@@ -9,8 +9,8 @@ import type { CDPSession } from 'puppeteer-core';
  *
  * Why not `page.waitForSelector`: on the bench pages it cost ~10 ms of CPU per render across Node,
  * the browser and the renderer (puppeteer's query machinery in an isolated world of every new
- * document, a handle adopted into the main world and released again — 16 CDP calls per render
- * against 9 with this wait). The bare puppeteer loop of `npm run bench:render` @16 pages, its
+ * document, a handle adopted into the main world and released again: a bench render sent 16 CDP
+ * commands, now 4 — the navigation, this wait, the pending-work read and the snapshot). The bare puppeteer loop of `npm run bench:render` @16 pages, its
  * wait swapped for this one and nothing else, alternating (2026-12-04, 2 cores): 24.06 / 25.90
  * pages/s at 77 / 71 ms CPU per page with puppeteer's, 28.68 / 27.67 at 63 / 65 with this.
  *
