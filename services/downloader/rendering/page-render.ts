@@ -178,11 +178,7 @@ export async function renderOnPage(
     }
 
     if (task.waitSelector !== null) {
-      const waited = await waitForSelectorInPage(
-        pooled.session,
-        task.waitSelector,
-        deadline.remainingMs(),
-      );
+      const waited = await waitForSelectorInPage(pooled.session, task.waitSelector, deadline);
       if (waited === 'timeout') {
         return failedOutcome(
           'wait_selector_timeout',

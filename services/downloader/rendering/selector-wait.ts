@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CDPSession } from 'puppeteer-core';
+import type { CDPSession, Protocol } from 'puppeteer-core';
+import type { Deadline } from './deadline';
 
 /**
  * Waits until `wait_selector` matches in the page's main frame, with one Runtime.evaluate that the
@@ -10,9 +11,10 @@ import type { CDPSession } from 'puppeteer-core';
  * Why not `page.waitForSelector`: on the bench pages it cost ~10 ms of CPU per render across Node,
  * the browser and the renderer (puppeteer's query machinery in an isolated world of every new
  * document, a handle adopted into the main world and released again: a bench render sent 16 CDP
- * commands, now 4 — the navigation, this wait, the pending-work read and the snapshot). The bare puppeteer loop of `npm run bench:render` @16 pages, its
- * wait swapped for this one and nothing else, alternating (2026-12-04, 2 cores): 24.06 / 25.90
- * pages/s at 77 / 71 ms CPU per page with puppeteer's, 28.68 / 27.67 at 63 / 65 with this.
+ * commands, now 4 — the navigation, this wait, the pending-work read and the snapshot). The bare
+ * puppeteer loop of `npm run bench:render` @16 pages, its wait swapped for this one and nothing
+ * else, alternating (2026-12-04, 2 cores): 24.06 / 25.90 pages/s at 77 / 71 ms CPU per page with
+ * puppeteer's, 28.68 / 27.67 at 63 / 65 with this.
  *
  * The check runs in the main world, like the snapshot script and the pending-work reader: a page
  * that replaces `document.querySelector` or `MutationObserver` fools it as it would fool those (the
@@ -40,7 +42,7 @@ function selectorWaitExpression(selector: string, timeoutMs: number): string {
     clearTimeout(timer);
     resolve(true);
   });
-  var timer = setTimeout(function () { observer.disconnect(); resolve(false); }, ${Math.ceil(timeoutMs)});
+  var timer = setTimeout(function () { observer.disconnect(); resolve(false); }, ${timeoutMs});
   observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
 })`;
 }
@@ -51,33 +53,32 @@ function isContextGone(error: unknown): boolean {
 
 /**
  * Resolves 'found' once `selector` (valid CSS, checked before the render) matches, 'timeout' when
- * `timeoutMs` passed first. A document replaced meanwhile is followed into the next one; any other
- * failure (the page crashed or closed, the check threw in the page) rejects.
+ * the render's deadline passed first. A document replaced meanwhile is followed into the next
+ * one; any other failure (the page crashed or closed, the check threw in the page) rejects.
  */
 export async function waitForSelectorInPage(
   session: CDPSession,
   selector: string,
-  timeoutMs: number,
+  deadline: Deadline,
 ): Promise<SelectorWaitResult> {
-  const deadlineMs = Date.now() + timeoutMs;
-  for (;;) {
-    const remainingMs = deadlineMs - Date.now();
-    if (remainingMs <= 0) return 'timeout';
+  while (!deadline.hasPassed()) {
+    let answer: Protocol.Runtime.EvaluateResponse;
     try {
-      const answer = await session.send('Runtime.evaluate', {
-        expression: selectorWaitExpression(selector, remainingMs),
+      answer = await session.send('Runtime.evaluate', {
+        expression: selectorWaitExpression(selector, deadline.remainingMs()),
         awaitPromise: true,
         returnByValue: true,
       });
-      if (answer.exceptionDetails !== undefined) {
-        const detail =
-          answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text;
-        throw new Error(`waiting for "${selector}" failed in the page: ${detail}`);
-      }
-      return answer.result.value === true ? 'found' : 'timeout';
     } catch (error) {
       if (!isContextGone(error)) throw error;
       await sleep(NEXT_DOCUMENT_PAUSE_MS);
+      continue;
     }
+    if (answer.exceptionDetails !== undefined) {
+      const detail = answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text;
+      throw new Error(`waiting for "${selector}" failed in the page: ${detail}`);
+    }
+    return answer.result.value === true ? 'found' : 'timeout';
   }
+  return 'timeout';
 }
