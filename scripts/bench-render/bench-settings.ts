@@ -20,6 +20,12 @@ export const MAX_BENCH_CONCURRENCY = 16;
 export const DOWNLOADER_OFFERED_CONCURRENCY = MAX_BENCH_CONCURRENCY;
 
 /**
+ * The downloader's per-domain in-flight cap in the bench (its default), which the bench's client
+ * keeps to as a scheduler's leases do: 16 renders over the 8 hosts, never a third to one host.
+ */
+export const DOWNLOADER_DOMAIN_IN_FLIGHT_CAP = 2;
+
+/**
  * Fixed concurrency of the engine-only row (it has no brake to size against): the top of the bare
  * loop's sweep, where the bare loop does best on the bench machine, so that the engine next to the
  * bare loop @16 and the service self-sized near 16 tells which layer costs what (`--contenders

@@ -5,13 +5,25 @@ export interface RenderedOnce {
   readonly overLimitAnswerCount?: number;
 }
 
+export interface RenderUrlStreamOptions {
+  /** Take URLs as listed, not host-aware (the many-domain round: politeness must hold pages back). */
+  readonly isInListOrder?: boolean;
+  /**
+   * Host-aware dispatch only: never more renders of one host in flight than this — a worker with
+   * nothing below the cap waits for a render to finish. A frontier leases no more to a domain than
+   * its in-flight cap; without it, the end of a list (pages left on a few hosts) sent a third
+   * render to a host, and the downloader's 429 for it came with a whole second to wait.
+   */
+  readonly perHostLimit?: number;
+}
+
 /**
  * Renders `urls` with `concurrency` workers and reports each page as it finishes.
  *
  * Dispatch is host-aware by default, like a crawler's frontier: a worker takes the first pending
  * URL of the host with the fewest renders in flight, so the downloader's per-domain in-flight cap
- * (2) is never what holds a render back while there are hosts enough (16 renders over 8 hosts). `isInListOrder` takes them as
- * listed instead (the many-domain round, where the downloader's politeness must do the holding).
+ * (2) is never what holds a render back while there are hosts enough (16 renders over 8 hosts);
+ * `perHostLimit` makes it a hard cap. `isInListOrder` takes them as listed instead.
  * Latency runs from the moment a worker takes the URL to the moment its render settled.
  */
 export async function renderUrlStream(
@@ -19,16 +31,19 @@ export async function renderUrlStream(
   concurrency: number,
   renderOne: (url: string) => Promise<RenderedOnce>,
   onRecord: (record: PageRecord) => void,
-  options: { readonly isInListOrder?: boolean } = {},
+  options: RenderUrlStreamOptions = {},
 ): Promise<PageRecord[]> {
   const pending = [...urls];
   const hostsInFlight = new Map<string, number>();
+  const perHostLimit = options.perHostLimit ?? Infinity;
   const records: PageRecord[] = [];
+  /** Workers waiting for a render to finish (every pending URL's host at its cap). */
+  let waitingForSlot: (() => void)[] = [];
   const takeNext = (): string | undefined => {
     if (options.isInListOrder) return pending.shift();
-    // The first pending URL of the host with the fewest renders in flight.
-    let bestIndex = 0;
-    let bestLoad = Infinity;
+    // The first pending URL of the host with the fewest renders in flight, below the cap.
+    let bestIndex = -1;
+    let bestLoad = perHostLimit;
     const seenHosts = new Set<string>();
     for (let index = 0; index < pending.length && bestLoad > 0; index += 1) {
       const host = new URL(pending[index]).host;
@@ -37,10 +52,15 @@ export async function renderUrlStream(
       const load = hostsInFlight.get(host) ?? 0;
       if (load < bestLoad) [bestIndex, bestLoad] = [index, load];
     }
-    return pending.splice(bestIndex, 1)[0];
+    return bestIndex < 0 ? undefined : pending.splice(bestIndex, 1)[0];
   };
   const worker = async () => {
-    for (let url = takeNext(); url !== undefined; url = takeNext()) {
+    while (pending.length > 0) {
+      const url = takeNext();
+      if (url === undefined) {
+        await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+        continue;
+      }
       const host = new URL(url).host;
       hostsInFlight.set(host, (hostsInFlight.get(host) ?? 0) + 1);
       const startedAtMs = Date.now();
@@ -51,6 +71,9 @@ export async function renderUrlStream(
         rendered = { result: failureResult(error) };
       }
       hostsInFlight.set(host, (hostsInFlight.get(host) ?? 1) - 1);
+      const woken = waitingForSlot;
+      waitingForSlot = [];
+      for (const wake of woken) wake();
       const record: PageRecord = { url, startedAtMs, finishedAtMs: Date.now(), ...rendered };
       records.push(record);
       onRecord(record);

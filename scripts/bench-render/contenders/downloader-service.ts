@@ -15,6 +15,7 @@ import {
 } from '../../../services/common/testing/service-process';
 import {
   CHROMIUM_PATH,
+  DOWNLOADER_DOMAIN_IN_FLIGHT_CAP,
   DOWNLOADER_OFFERED_CONCURRENCY,
   MAX_BENCH_CONCURRENCY,
   QUIET_WINDOW_MS,
@@ -61,10 +62,10 @@ const MAX_OVER_LIMIT_ANSWERS_PER_PAGE = 50;
  * The started downloader's settings (services/downloader/downloader-settings.ts), given as
  * environment variables so that a flag from `--downloader-arg` still wins: a render-only node
  * (entry B alone, no scheduler), an operator allow-list of exactly the bench's loopback addresses,
- * a self-sizing page pool under a brake of 16 (the top of the others' range), and the same
- * page-complete rule, browser replacement (RECYCLE_AFTER_RENDER_COUNT unless told otherwise) and
- * browser as every other contender. The data directory is a fresh temporary one (embedded LMDB
- * unless STORAGE_BACKEND says otherwise).
+ * a self-sizing page pool under a brake of 16 (the top of the others' range), a per-domain
+ * in-flight cap the bench's client keeps to, and the same page-complete rule, browser replacement
+ * (RECYCLE_AFTER_RENDER_COUNT unless told otherwise) and browser as every other contender. The
+ * data directory is a fresh temporary one (embedded LMDB unless STORAGE_BACKEND says otherwise).
  */
 export function downloaderEnvironment(
   hosts: readonly string[],
@@ -77,6 +78,7 @@ export function downloaderEnvironment(
     DOWNLOADER_LEASE_LOOP: 'off',
     DOWNLOADER_PAGE_POOL_SIZE: 'auto',
     DOWNLOADER_MAX_CONCURRENT_COUNT: String(MAX_BENCH_CONCURRENCY),
+    DOWNLOADER_DOMAIN_IN_FLIGHT_CAP: String(DOWNLOADER_DOMAIN_IN_FLIGHT_CAP),
     DOWNLOADER_SETTLE_MS: String(SETTLE_MS),
     DOWNLOADER_QUIET_WINDOW_MS: String(QUIET_WINDOW_MS),
     DOWNLOADER_RECYCLE_AFTER_RENDER_COUNT: String(recycleAfterRenderCount),
@@ -219,7 +221,8 @@ export async function runDownloaderService(
       DOWNLOADER_OFFERED_CONCURRENCY,
       (url) => renderThroughEntryB(client, url, signal, options.minIntervalMs),
       options.onRecord,
-      { isInListOrder: options.isInListOrder },
+      // As a scheduler leases: no host gets more renders at once than the downloader takes.
+      { isInListOrder: options.isInListOrder, perHostLimit: DOWNLOADER_DOMAIN_IN_FLIGHT_CAP },
     );
     notes.push(await poolWatch.stop());
     return {
