@@ -1,4 +1,4 @@
-import { renderUrlStream, type RenderedOnce } from './page-stream';
+import { renderUrlStream, type RenderedOnce, type RenderUrlStreamOptions } from './page-stream';
 
 const rendered: RenderedOnce = { result: { isSuccess: true, xhrUrls: [], linkCount: 0 } };
 
@@ -41,19 +41,27 @@ async function drain(stream: Promise<unknown>, finishOldest: () => Promise<void>
   expect(isDone).toBe(true);
 }
 
+/** The stream over `urls` on these renders, and the URLs in the order they were reported. */
+function streamOf(
+  renders: ReturnType<typeof controlledRenders>,
+  workerCount: number,
+  options: RenderUrlStreamOptions,
+): { stream: Promise<unknown>; records: string[] } {
+  const records: string[] = [];
+  const stream = renderUrlStream(
+    urls,
+    workerCount,
+    renders.renderOne,
+    (record) => records.push(record.url),
+    options,
+  );
+  return { stream, records };
+}
+
 describe('renderUrlStream', () => {
   it('keeps a host at its cap when the pages left are all on that host, and renders them all', async () => {
     const renders = controlledRenders();
-    const records: string[] = [];
-    const stream = renderUrlStream(
-      urls,
-      6,
-      renders.renderOne,
-      (record) => records.push(record.url),
-      {
-        perHostLimit: 2,
-      },
-    );
+    const { stream, records } = streamOf(renders, 6, { perHostLimit: 2 });
     await new Promise((resolve) => setImmediate(resolve));
     // Six workers, but only two renders of 127.0.0.11 and one of 127.0.0.12 may start.
     expect(renders.finishers).toHaveLength(3);
@@ -64,7 +72,7 @@ describe('renderUrlStream', () => {
 
   it('without a cap sends the end of the list to one host as fast as workers free up', async () => {
     const renders = controlledRenders();
-    const stream = renderUrlStream(urls, 6, renders.renderOne, () => undefined);
+    const { stream } = streamOf(renders, 6, {});
     await new Promise((resolve) => setImmediate(resolve));
     expect(renders.finishers).toHaveLength(6);
     await drain(stream, renders.finishOldest);
@@ -73,17 +81,7 @@ describe('renderUrlStream', () => {
 
   it('takes the list in order when told to, whatever the cap', async () => {
     const renders = controlledRenders();
-    const records: string[] = [];
-    const stream = renderUrlStream(
-      urls,
-      1,
-      renders.renderOne,
-      (record) => records.push(record.url),
-      {
-        isInListOrder: true,
-        perHostLimit: 1,
-      },
-    );
+    const { stream, records } = streamOf(renders, 1, { isInListOrder: true, perHostLimit: 1 });
     await drain(stream, renders.finishOldest);
     expect(records).toEqual(urls);
   });

@@ -5,7 +5,7 @@ import { loopbackRenderEngine } from '../testing/loopback-render-engine';
 /**
  * The pages' V8 is tuned for size (chromium-arguments.ts, V8_SIZE_NOTE): the browser hands the
  * flag to every renderer it starts — a Chromium that stopped passing `--js-flags` on (or a flag
- * list that lost it) would quietly double the renderers' memory.
+ * list that lost it) would quietly raise the renderers' memory by half or more.
  */
 describe("the renderers' V8 flags", () => {
   let site: DemoSite;
