@@ -6,7 +6,7 @@ export interface RenderedOnce {
 }
 
 export interface RenderUrlStreamOptions {
-  /** Take URLs as listed, not host-aware (the many-domain round: politeness must hold pages back). */
+  /** URLs as listed, not host-aware (the many-domain round: politeness must hold pages back). */
   readonly isInListOrder?: boolean;
   /**
    * Host-aware dispatch only: never more renders of one host in flight than this — a worker with

@@ -63,9 +63,10 @@ export const DEFAULT_RENDERER_PROCESS_LIMIT = 2 * availableParallelism();
  * the pages it hosts (four per process at 16 pages on 2 cores), and V8's default heuristics let
  * that heap grow far past what a crawled page keeps alive before collecting: in a bare puppeteer
  * loop at 16 pages over the bench pages (scripts/bench-render, the peers' flags, 800 pages) the
- * four renderers peaked at 698–946 MB PSS, with `--optimize-for-size` at 465–470 MB (four runs
- * each), at 29.2–29.5 and 28.9–29.2 pages/s. The flag makes V8 grow its heaps slower and collect sooner, and
- * spends less on optimising code that runs once — a crawled page's scripts mostly do.
+ * four renderers peaked at 698–946 MB PSS at 29.2–29.5 pages/s, with `--optimize-for-size` at
+ * 465–470 MB at 28.9–29.2 pages/s (four runs each). The flag makes V8 grow its heaps slower and
+ * collect sooner, and spends less on optimising code that runs once — a crawled page's scripts
+ * mostly do.
  */
 
 export function chromiumArguments(
