@@ -2,6 +2,7 @@ import { TARGET_RATIO_TO_BARE_LOOP, TARGET_RATIO_TO_CRAWLEE } from './bench-sett
 import type { ContenderRun } from './contender-run';
 import { PROCESS_KINDS, type ProcessKind } from './process-kind';
 import type { RunStatistics } from './run-statistics';
+import type { KindPss } from './process-tree';
 
 export type ContenderRole = 'downloader-service' | 'render-engine' | 'crawlee' | 'bare-loop';
 
@@ -37,11 +38,14 @@ function formatTable(rows: readonly (readonly string[])[]): string {
     .join('\n');
 }
 
+function megabytes(bytes: number): string {
+  return (bytes / MEGABYTE).toFixed(0);
+}
+
 function rowOf({ label, statistics }: MeasuredContender): string[] {
   if (statistics === undefined) return [label, ...Array<string>(10).fill('-')];
   const optional = (value: number | undefined, format: (value: number) => string) =>
     value === undefined ? 'n/a' : format(value);
-  const megabytes = (bytes: number) => (bytes / MEGABYTE).toFixed(0);
   return [
     label,
     String(statistics.pageCount),
@@ -60,6 +64,13 @@ function rowOf({ label, statistics }: MeasuredContender): string[] {
 /** "node 12.7, browser 26.9, renderer 44.8, …" — every kind, in PROCESS_KINDS order. */
 function formatCpuByKind(byKind: Readonly<Record<ProcessKind, number>>): string {
   return PROCESS_KINDS.map((kind) => `${kind} ${byKind[kind].toFixed(1)}`).join(', ');
+}
+
+/** "node 120 (1), renderer 410 (4), …" — MB and process count of every kind present at the peak. */
+function formatPssByKind(byKind: Readonly<Record<ProcessKind, KindPss>>): string {
+  return PROCESS_KINDS.filter((kind) => byKind[kind].processCount > 0)
+    .map((kind) => `${kind} ${megabytes(byKind[kind].bytes)} (${byKind[kind].processCount})`)
+    .join(', ');
 }
 
 /** The results table, then per contender what kept it from running and what went wrong. */
@@ -89,6 +100,9 @@ export function formatResults(contenders: readonly MeasuredContender[]): string 
       ]),
       ...(statistics?.cpuMsPerPageByKind
         ? [`CPU ms/page by process: ${formatCpuByKind(statistics.cpuMsPerPageByKind)}`]
+        : []),
+      ...(statistics?.peakPssByKind
+        ? [`peak PSS MB by process (processes): ${formatPssByKind(statistics.peakPssByKind)}`]
         : []),
       ...(statistics?.overLimitAnswerCount
         ? [`429 answers: ${statistics.overLimitAnswerCount}`]

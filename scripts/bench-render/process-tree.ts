@@ -19,12 +19,22 @@ export interface CpuSample {
   readonly machineTotalSeconds: number;
 }
 
+/** One kind's share of a PSS sample: its processes' sum, and how many processes that was. */
+export interface KindPss {
+  readonly bytes: number;
+  readonly processCount: number;
+}
+
+const NO_PSS: KindPss = { bytes: 0, processCount: 0 };
+
 /** What a process tree used over a run. */
 export interface TreeUsage {
   /** Largest sum of resident set sizes (shared pages counted in every process that maps them). */
   readonly peakRssBytes: number;
   /** Largest sum of proportional set sizes (shared pages split between the processes). */
   readonly peakPssBytes: number;
+  /** That peak split by what the processes are, with how many of each there were. */
+  readonly peakPssByKind: Readonly<Record<ProcessKind, KindPss>>;
   readonly cpuSamples: readonly CpuSample[];
 }
 
@@ -45,6 +55,7 @@ export class ProcessTreeSampler {
   private timer: NodeJS.Timeout | undefined;
   private peakRssBytes = 0;
   private peakPssBytes = 0;
+  private peakPssByKind = byProcessKind(() => NO_PSS);
   private readonly cpuSamples: CpuSample[] = [];
   private readonly seen = new Map<number, string>();
   private readonly treeCpu = new ProcessTreeCpuCounter();
@@ -72,6 +83,7 @@ export class ProcessTreeSampler {
     return {
       peakRssBytes: this.peakRssBytes,
       peakPssBytes: this.peakPssBytes,
+      peakPssByKind: this.peakPssByKind,
       cpuSamples: [...this.cpuSamples],
     };
   }
@@ -102,22 +114,34 @@ export class ProcessTreeSampler {
       this.peakRssBytes,
       sum((entry) => entry.rssBytes),
     );
-    this.peakPssBytes = Math.max(
-      this.peakPssBytes,
-      sum((entry) => readPssBytes(entry.pid)),
-    );
+    const kinds = tree.map((entry) => this.kindOfEntry(entry));
+    this.samplePss(tree, kinds);
     const machine = readMachineCpuSeconds();
     this.cpuSamples.push({
       atMs: Date.now(),
       treeCpuSeconds: this.treeCpu.update(tree),
-      cpuSecondsByKind: this.updateKindCpu(tree),
+      cpuSecondsByKind: this.updateKindCpu(tree, kinds),
       machineBusySeconds: machine.busy,
       machineTotalSeconds: machine.total,
     });
   }
 
-  private updateKindCpu(tree: readonly ProcessEntry[]): Record<ProcessKind, number> {
-    const kinds = tree.map((entry) => this.kindOfEntry(entry));
+  /** Keeps the highest PSS sum and, from the same sample, its split by kind. */
+  private samplePss(tree: readonly ProcessEntry[], kinds: readonly ProcessKind[]): void {
+    const pssBytes = tree.map((entry) => readPssBytes(entry.pid));
+    const total = pssBytes.reduce((sum, bytes) => sum + bytes, 0);
+    if (total <= this.peakPssBytes) return;
+    this.peakPssBytes = total;
+    this.peakPssByKind = byProcessKind((kind) => ({
+      bytes: pssBytes.reduce((sum, bytes, index) => (kinds[index] === kind ? sum + bytes : sum), 0),
+      processCount: kinds.filter((each) => each === kind).length,
+    }));
+  }
+
+  private updateKindCpu(
+    tree: readonly ProcessEntry[],
+    kinds: readonly ProcessKind[],
+  ): Record<ProcessKind, number> {
     return byProcessKind((kind) =>
       this.kindCpu[kind].update(tree.filter((_, index) => kinds[index] === kind)),
     );

@@ -1,6 +1,8 @@
 import { buildBenchPageSet } from './bench-page-set';
 import type { ContenderRun } from './contender-run';
 import type { PageRecord } from './page-record';
+import { byProcessKind, type ProcessKind } from './process-kind';
+import type { KindPss } from './process-tree';
 import { computeRunStatistics, percentile } from './run-statistics';
 
 const pages = buildBenchPageSet(['http://127.0.0.11:8001', 'http://127.0.0.12:8002'], 6);
@@ -99,6 +101,7 @@ describe('computeRunStatistics', () => {
       usage: {
         peakRssBytes: 3,
         peakPssBytes: 2,
+        peakPssByKind: pssSplit(2),
         cpuSamples: [0, 1000, 2000, 3000].map((atMs) => ({
           atMs,
           treeCpuSeconds: atMs / 2000,
@@ -125,7 +128,37 @@ describe('computeRunStatistics', () => {
     expect(statistics?.machineBusyPercent).toBeCloseTo(50);
     expect(statistics?.peakRssBytes).toBe(3);
   });
+
+  it("splits the memory peak by process kind as the highest round's peak sample did", () => {
+    const roundWith = (rendererBytes: number): ContenderRun => ({
+      label: 'x',
+      records: [renderedRecord(2, 1000, 1500)],
+      usage: {
+        peakRssBytes: 0,
+        peakPssBytes: rendererBytes + 1,
+        peakPssByKind: pssSplit(rendererBytes),
+        cpuSamples: [],
+      },
+    });
+    const statistics = computeRunStatistics(
+      [roundWith(10), roundWith(30), roundWith(20)],
+      pages,
+      warmupUrls,
+    );
+    expect(statistics?.peakPssBytes).toBe(31);
+    expect(statistics?.peakPssByKind?.renderer).toEqual({ bytes: 30, processCount: 4 });
+    expect(statistics?.peakPssByKind?.node).toEqual({ bytes: 1, processCount: 1 });
+  });
 });
+
+/** A PSS split: one Node process of 1 byte, four renderers of `rendererBytes` together. */
+function pssSplit(rendererBytes: number): Record<ProcessKind, KindPss> {
+  return byProcessKind((kind) => {
+    if (kind === 'node') return { bytes: 1, processCount: 1 };
+    if (kind === 'renderer') return { bytes: rendererBytes, processCount: 4 };
+    return { bytes: 0, processCount: 0 };
+  });
+}
 
 describe('percentile', () => {
   it('is nearest-rank', () => {

@@ -2,7 +2,7 @@ import type { BenchPage } from './bench-page-set';
 import type { ContenderRun } from './contender-run';
 import type { PageRecord } from './page-record';
 import { byProcessKind, type ProcessKind } from './process-kind';
-import type { CpuSample } from './process-tree';
+import type { CpuSample, KindPss, TreeUsage } from './process-tree';
 
 /** The numbers of one contender's measured pages (warm-up pages left out), over all rounds. */
 export interface RunStatistics {
@@ -18,6 +18,8 @@ export interface RunStatistics {
   /** Undefined when the process tree could not be watched (an external downloader). */
   readonly peakRssBytes?: number;
   readonly peakPssBytes?: number;
+  /** The highest round's peak split by process kind (what holds the memory). */
+  readonly peakPssByKind?: Readonly<Record<ProcessKind, KindPss>>;
   /** CPU time of the contender's process tree during the measured windows, per measured page. */
   readonly cpuMsPerPage?: number;
   /** cpuMsPerPage split by what the processes are (the contender's Node, Chromium's renderers, …). */
@@ -151,6 +153,13 @@ export function computeRunStatistics(
     ),
     peakRssBytes: highest(runs.map((run) => run.usage?.peakRssBytes)),
     peakPssBytes: highest(runs.map((run) => run.usage?.peakPssBytes)),
+    peakPssByKind: runs
+      .map((run) => run.usage)
+      .reduce<TreeUsage | undefined>(
+        (top, usage) =>
+          usage !== undefined && usage.peakPssBytes > (top?.peakPssBytes ?? -1) ? usage : top,
+        undefined,
+      )?.peakPssByKind,
     cpuMsPerPage: cpu ? (cpu.tree * 1000) / measured.length : undefined,
     cpuMsPerPageByKind: cpu
       ? byProcessKind((kind) => (cpu.byKind[kind] * 1000) / measured.length)
