@@ -24,6 +24,7 @@ import type {
 } from './rate-limit/admission-controller';
 import type { DomainRuntimeStore } from './rate-limit/domain-runtime-store';
 import type { RenderEngineOptions } from './rendering/render-engine';
+import { DEFAULT_RENDERER_HEAP_RECLAIM } from './rendering/renderer-heap-reclaim';
 
 /*
  * The downloader's wiring, one function per part, each taking a named dependency object —
@@ -146,6 +147,10 @@ export function renderEngineOptionsOf({
         : undefined,
     recycleAfterRenderCount: settings.recycleAfterRenderCount,
     rendererProcessLimit: settings.rendererProcessLimit,
+    rendererHeapReclaim: {
+      ...DEFAULT_RENDERER_HEAP_RECLAIM,
+      thresholdBytes: settings.rendererHeapCollectAboveMb * 1024 * 1024,
+    },
     executablePath: settings.chromiumPath,
     userAgent: settings.userAgent,
     settleMs: settings.settleMs,
@@ -159,6 +164,22 @@ export function renderEngineOptionsOf({
       browserLost: (event) => {
         parts.metrics().browserLossCount.inc();
         logger.error({ sequence_number: event.sequenceNumber }, 'browser lost; relaunching');
+      },
+      rendererHeapCollected: (collection) => {
+        parts.metrics().rendererHeapCollectionDuration.observe(collection.durationMs / 1000);
+        parts
+          .metrics()
+          .rendererHeapFreedBytes.inc(
+            Math.max(0, collection.heapBytesBefore - collection.heapBytesAfter),
+          );
+        logger.debug(
+          {
+            heap_bytes_before: collection.heapBytesBefore,
+            heap_bytes_after: collection.heapBytesAfter,
+            duration_ms: collection.durationMs,
+          },
+          'renderer heap collected',
+        );
       },
       poolResized: (change) => {
         parts.metrics().pagePoolResizeCount.inc({ pool_size_reason: change.reason });

@@ -27,6 +27,8 @@ export class DownloaderMetrics {
   readonly pagePoolResizeCount: Counter<'pool_size_reason'>;
   readonly leaseTaskStrategyCount: Counter<'leased_strategy' | 'render_strategy'>;
   readonly apiEndpointHintCount: Counter<'result'>;
+  readonly rendererHeapCollectionDuration: Histogram;
+  readonly rendererHeapFreedBytes: Counter;
 
   constructor(registry: Registry, live: LiveDownloaderState) {
     const registers = [registry];
@@ -131,6 +133,17 @@ export class DownloaderMetrics {
       name: 'downloader_api_endpoint_hint_total',
       help: 'API endpoint hints, by result (found, accepted, duplicate, dropped)',
       labelNames: ['result'],
+      registers,
+    });
+    this.rendererHeapCollectionDuration = new Histogram({
+      name: 'downloader_renderer_heap_collection_duration_seconds',
+      help: "Full collections of a renderer's heaps when a page came back with them grown (its _count: how many)",
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.rendererHeapFreedBytes = new Counter({
+      name: 'downloader_renderer_heap_freed_bytes_total',
+      help: 'V8 + DOM heap bytes those collections freed in the renderers',
       registers,
     });
     this.addPagePoolGauges(registers, live);

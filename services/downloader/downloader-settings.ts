@@ -11,6 +11,7 @@ import { DEFAULT_CHROMIUM_PATH } from '../common/chromium/chromium-executable';
 import { DEFAULT_CRAWLER_USER_AGENT } from './egress/plain-http-fetch';
 import { DEFAULT_RENDERER_PROCESS_LIMIT } from './rendering/chromium-arguments';
 import { DEFAULT_RECYCLE_AFTER_RENDER_COUNT } from './rendering/page-pool';
+import { DEFAULT_RENDERER_HEAP_RECLAIM } from './rendering/renderer-heap-reclaim';
 
 /*
  * The downloader's own flags and environment variables (README, "Downloader configuration"),
@@ -98,6 +99,13 @@ export const DOWNLOADER_SETTINGS = {
     'renderer processes per browser at most; pages share them (default: two per core)',
     parseAs.wholeNumber(1, 1000),
     DEFAULT_RENDERER_PROCESS_LIMIT,
+  ),
+  rendererHeapCollectAboveMb: setting(
+    '--renderer-heap-collect-above-mb <MiB>',
+    'DOWNLOADER_RENDERER_HEAP_COLLECT_ABOVE_MB',
+    "a returned page's renderer is collected when its V8 + DOM heaps pass this (0: never)",
+    parseAs.wholeNumber(0, 65_536),
+    DEFAULT_RENDERER_HEAP_RECLAIM.thresholdBytes / (1024 * 1024),
   ),
   maxContentBytes: setting(
     '--max-content-bytes <bytes>',

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { BLOCKED_URL_PATTERNS } from './blocked-resources';
 import { launchBrowser, type BrowserLaunchSettings } from './browser-launch';
 import { LOOPBACK_NOT_BYPASSED } from './chromium-arguments';
+import type { RendererHeapReclaimer } from './renderer-heap-reclaim';
 import { networkEnableParameters } from './response-body-buffer';
 
 export type { BrowserLaunchSettings } from './browser-launch';
@@ -34,6 +35,9 @@ const IDLE_RESET_TIMEOUT_MS = 3000;
 interface IdlePage {
   readonly pooled: PooledPage;
   timer?: NodeJS.Timeout;
+  /** A heap collection of its renderer started when it came back (renderer-heap-reclaim.ts). */
+  reclaim?: Promise<void>;
+  isReclaiming?: boolean;
   /** Set once the idle reset started; false when it failed (the page is then discarded). */
   reset?: Promise<boolean>;
 }
@@ -177,13 +181,17 @@ export class BrowserGeneration {
     await Promise.all(closing);
   }
 
-  /** The most recently used idle page (its reset, if one started, finished), or a new page. */
+  /**
+   * The most recently used idle page whose renderer is not being collected (any page when all
+   * are), once its reset or collection, if one started, finished; or a new page.
+   */
   async takePage(): Promise<PooledPage> {
     this.handedOutCount += 1;
     this.busyCount += 1;
     try {
-      for (let idle = this.idlePages.pop(); idle !== undefined; idle = this.idlePages.pop()) {
+      for (let idle = this.popIdlePage(); idle !== undefined; idle = this.popIdlePage()) {
         clearTimeout(idle.timer);
+        await idle.reclaim;
         if (idle.pooled.page.isClosed()) continue; // its renderer crashed while idle
         if (idle.reset === undefined || (await idle.reset)) return idle.pooled;
         await idle.pooled.page.close().catch(() => undefined);
@@ -195,26 +203,40 @@ export class BrowserGeneration {
     }
   }
 
-  /** Back to the idle list, or closed when it can't be trusted any more. */
+  /**
+   * Back to the idle list, or closed when it can't be trusted any more. A reusable page may have
+   * its renderer's heaps collected first (`reclaimer`), in the background: the page is idle
+   * meanwhile, and taken only when no other idle page is free.
+   */
   async returnPage(
     pooled: PooledPage,
     isReusable: boolean,
     shouldResetAtOnce = false,
+    reclaimer?: RendererHeapReclaimer,
   ): Promise<void> {
     this.busyCount -= 1;
     if (isReusable && !this.isLost && !this.isRetiring) {
       const idle: IdlePage = { pooled };
       const reset = () => {
-        idle.reset = pooled.page.goto('about:blank', { timeout: IDLE_RESET_TIMEOUT_MS }).then(
-          () => true,
-          () => false,
-        );
+        idle.reset = (idle.reclaim ?? Promise.resolve())
+          .then(() => pooled.page.goto('about:blank', { timeout: IDLE_RESET_TIMEOUT_MS }))
+          .then(
+            () => true,
+            () => false,
+          );
       };
       if (shouldResetAtOnce) {
         reset();
         this.idlePages.push(idle);
         await idle.reset;
         return;
+      }
+      const reclaim = reclaimer?.reclaimIfDue(pooled.session);
+      if (reclaim !== undefined) {
+        idle.isReclaiming = true;
+        idle.reclaim = reclaim.finally(() => {
+          idle.isReclaiming = false;
+        });
       }
       idle.timer = setTimeout(reset, IDLE_RESET_DELAY_MS);
       this.idlePages.push(idle);
@@ -231,6 +253,16 @@ export class BrowserGeneration {
     // its profile is not removed under a process still writing to it).
     await this.browser.close().catch(() => killAndWait(this.browser.process()));
     await this.settings.profiles.remove(this.profileDirectory);
+  }
+
+  /** Removes and returns the newest idle page not being collected, else the newest one. */
+  private popIdlePage(): IdlePage | undefined {
+    for (let index = this.idlePages.length - 1; index >= 0; index -= 1) {
+      if (this.idlePages[index].isReclaiming !== true) {
+        return this.idlePages.splice(index, 1)[0];
+      }
+    }
+    return this.idlePages.pop();
   }
 
   private async createPage(): Promise<PooledPage> {

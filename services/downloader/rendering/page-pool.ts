@@ -1,5 +1,6 @@
 import { BrowserGeneration, BrowserLaunchSettings, PooledPage } from './browser-generation';
 import { CountingSemaphore } from './counting-semaphore';
+import type { RendererHeapReclaimer } from './renderer-heap-reclaim';
 
 /**
  * Renders a browser takes before it is replaced, by default. A replacement is a Chromium launch
@@ -23,6 +24,8 @@ export interface PagePoolOptions {
   readonly recycleAfterRenderCount: number;
   readonly launchSettings: BrowserLaunchSettings;
   readonly events?: PagePoolEvents;
+  /** Collects a returned page's renderer when its heaps grew (renderer-heap-reclaim.ts). */
+  readonly heapReclaimer?: RendererHeapReclaimer;
 }
 
 /**
@@ -128,6 +131,7 @@ export class PagePool {
         pooled,
         isReusable && generation.pageCount <= this.size,
         options.shouldResetAtOnce === true,
+        this.options.heapReclaimer,
       );
       if ((generation.isRetiring || generation.isLost) && generation.busyCount === 0) {
         await this.retire(generation);

@@ -1,5 +1,6 @@
 import type { PoolSizeChange } from './pool-sizing/page-pool-sizer';
 import type { RenderOutcome } from './render-outcome';
+import type { RendererHeapCollection } from './renderer-heap-reclaim';
 
 /** Hooks for metrics and logs; every hook is optional and must not throw. */
 export interface RenderEngineObserver {
@@ -9,6 +10,8 @@ export interface RenderEngineObserver {
   browserLost?(event: { sequenceNumber: number }): void;
   /** The self-sizing pool changed its size. */
   poolResized?(change: PoolSizeChange): void;
+  /** A returned page's renderer had its heaps collected (renderer-heap-reclaim.ts). */
+  rendererHeapCollected?(collection: RendererHeapCollection): void;
 }
 
 export interface RenderFinishedEvent {

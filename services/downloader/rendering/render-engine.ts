@@ -37,6 +37,11 @@ import {
   RenderEngineObserver,
   RenderEngineStatistics,
 } from './render-engine-observer';
+import {
+  DEFAULT_RENDERER_HEAP_RECLAIM,
+  RendererHeapReclaimer,
+  type RendererHeapReclaimSettings,
+} from './renderer-heap-reclaim';
 import { fetchWithoutRendering } from './unrendered-fetch';
 import { WaitSelectorCache } from './wait-selector-cache';
 
@@ -72,6 +77,8 @@ export interface RenderEngineOptions {
   readonly extraChromiumArguments?: readonly string[];
   /** Renderer processes per browser at most (default DEFAULT_RENDERER_PROCESS_LIMIT). */
   readonly rendererProcessLimit?: number;
+  /** When a returned page's renderer is collected (default DEFAULT_RENDERER_HEAP_RECLAIM). */
+  readonly rendererHeapReclaim?: RendererHeapReclaimSettings;
   readonly observer?: RenderEngineObserver;
   /** How long stop() lets renders in flight finish before closing the browser (default 10 s). */
   readonly stopGraceMs?: number;
@@ -192,6 +199,10 @@ export class RenderEngine {
         profiles: this.profiles,
         containment: this.containment,
       },
+      heapReclaimer: new RendererHeapReclaimer(
+        this.options.rendererHeapReclaim ?? DEFAULT_RENDERER_HEAP_RECLAIM,
+        (collection) => observer?.rendererHeapCollected?.(collection),
+      ),
       events: {
         browserStarted: (generation) =>
           observer?.browserStarted?.({

@@ -1,0 +1,152 @@
+import type { CDPSession } from 'puppeteer-core';
+import { browserBuilds } from '../testing/browser-builds';
+import { expectRenderedPage, loopbackRenderEngine } from '../testing/loopback-render-engine';
+import { startScriptedOrigin, type ScriptedOrigin } from '../testing/scripted-origin';
+import type { RenderEngine } from './render-engine';
+import {
+  DEFAULT_RENDERER_HEAP_RECLAIM,
+  RendererHeapReclaimer,
+  type RendererHeapCollection,
+} from './renderer-heap-reclaim';
+
+const MEBIBYTE = 1024 * 1024;
+
+describe('RendererHeapReclaimer (its rules, against a scripted session)', () => {
+  /** A session whose heap is what the test says; a collection leaves `liveBytes`. */
+  function scriptedSession(heap: { bytes: number; liveBytes: number }) {
+    const sent: string[] = [];
+    const session = {
+      send: async (method: string) => {
+        sent.push(method);
+        if (method === 'HeapProfiler.collectGarbage') heap.bytes = heap.liveBytes;
+        return { usedSize: heap.bytes / 2, embedderHeapUsedSize: heap.bytes / 2 };
+      },
+    } as unknown as CDPSession;
+    return { session, sent };
+  }
+
+  function reclaimerAt(clock: { nowMs: number }, collections: RendererHeapCollection[]) {
+    return new RendererHeapReclaimer(
+      { thresholdBytes: 24 * MEBIBYTE, checkIntervalMs: 1000, liveHeapGrowthFactor: 2 },
+      (collection) => collections.push(collection),
+      () => clock.nowMs,
+    );
+  }
+
+  test('collects only above the threshold, V8 and DOM heaps counted together', async () => {
+    const clock = { nowMs: 0 };
+    const collections: RendererHeapCollection[] = [];
+    const reclaimer = reclaimerAt(clock, collections);
+    const heap = { bytes: 20 * MEBIBYTE, liveBytes: 4 * MEBIBYTE };
+    const { session, sent } = scriptedSession(heap);
+    await reclaimer.reclaimIfDue(session);
+    expect(sent).toEqual(['Runtime.getHeapUsage']);
+    heap.bytes = 30 * MEBIBYTE;
+    clock.nowMs = 1000;
+    await reclaimer.reclaimIfDue(session);
+    expect(sent.slice(1)).toEqual([
+      'Runtime.getHeapUsage',
+      'HeapProfiler.collectGarbage',
+      'Runtime.getHeapUsage',
+    ]);
+    expect(collections).toEqual([
+      { heapBytesBefore: 30 * MEBIBYTE, heapBytesAfter: 4 * MEBIBYTE, durationMs: 0 },
+    ]);
+  });
+
+  test('asks a page at most once per interval', async () => {
+    const clock = { nowMs: 0 };
+    const reclaimer = reclaimerAt(clock, []);
+    const { session, sent } = scriptedSession({ bytes: MEBIBYTE, liveBytes: MEBIBYTE });
+    await reclaimer.reclaimIfDue(session);
+    clock.nowMs = 999;
+    expect(reclaimer.reclaimIfDue(session)).toBeUndefined();
+    clock.nowMs = 1000;
+    await reclaimer.reclaimIfDue(session);
+    expect(sent).toEqual(['Runtime.getHeapUsage', 'Runtime.getHeapUsage']);
+  });
+
+  test('after a collection that left a large live heap, waits for it to double', async () => {
+    const clock = { nowMs: 0 };
+    const collections: RendererHeapCollection[] = [];
+    const reclaimer = reclaimerAt(clock, collections);
+    const heap = { bytes: 50 * MEBIBYTE, liveBytes: 40 * MEBIBYTE };
+    const { session } = scriptedSession(heap);
+    await reclaimer.reclaimIfDue(session);
+    expect(collections).toHaveLength(1);
+    heap.bytes = 79 * MEBIBYTE;
+    clock.nowMs = 1000;
+    await reclaimer.reclaimIfDue(session);
+    expect(collections).toHaveLength(1);
+    heap.bytes = 81 * MEBIBYTE;
+    clock.nowMs = 2000;
+    await reclaimer.reclaimIfDue(session);
+    expect(collections).toHaveLength(2);
+  });
+
+  test('a threshold of 0 never asks; a failing session is not an error', async () => {
+    const { session, sent } = scriptedSession({ bytes: 100 * MEBIBYTE, liveBytes: 0 });
+    const off = new RendererHeapReclaimer({ ...DEFAULT_RENDERER_HEAP_RECLAIM, thresholdBytes: 0 });
+    expect(off.reclaimIfDue(session)).toBeUndefined();
+    expect(sent).toEqual([]);
+    const failing = {
+      send: () => Promise.reject(new Error('Target closed')),
+    } as unknown as CDPSession;
+    await expect(new RendererHeapReclaimer().reclaimIfDue(failing)).resolves.toBeUndefined();
+  });
+});
+
+// The real thing: a page that leaves ~32 MB of garbage in its renderer (arrays it built and
+// dropped while loading). Coming back to the pool, the page has its renderer collected, and the
+// collection frees that garbage; with the threshold at 0 nothing is collected.
+
+const HOST = '127.0.0.15';
+const GARBAGE_PAGE =
+  '<!doctype html><html lang="en"><title>garbage</title><main id="content">text</main><script>' +
+  'var junk = [];' +
+  'for (var i = 0; i < 40; i += 1) junk.push(new Array(100000).fill(i + 0.5));' +
+  'junk = null;' +
+  '</script></html>';
+
+describe.each(browserBuilds())('$name', ({ executablePath }) => {
+  let origin: ScriptedOrigin;
+  const engines: RenderEngine[] = [];
+
+  beforeAll(async () => {
+    origin = await startScriptedOrigin(HOST, () => ({ status: 200, body: GARBAGE_PAGE }));
+  });
+
+  afterAll(async () => {
+    await Promise.all(engines.map((engine) => engine.stop()));
+    await origin?.close();
+  });
+
+  async function renderWithThreshold(thresholdBytes: number): Promise<RendererHeapCollection[]> {
+    const collections: RendererHeapCollection[] = [];
+    const engine = loopbackRenderEngine([HOST], {
+      concurrency: 1,
+      executablePath,
+      rendererHeapReclaim: { ...DEFAULT_RENDERER_HEAP_RECLAIM, thresholdBytes },
+      observer: { rendererHeapCollected: (collection) => collections.push(collection) },
+    });
+    engines.push(engine);
+    await engine.start();
+    await expectRenderedPage(engine, `${origin.baseUrl}/garbage`);
+    // The collection runs after the page is back; the next render's page waits for it.
+    await expectRenderedPage(engine, `${origin.baseUrl}/again`);
+    return collections;
+  }
+
+  test("a returned page's renderer is collected when its heaps passed the threshold", async () => {
+    const collections = await renderWithThreshold(16 * MEBIBYTE);
+    expect(collections.length).toBeGreaterThan(0);
+    const [first] = collections;
+    expect(first.heapBytesBefore).toBeGreaterThan(16 * MEBIBYTE);
+    // The arrays were garbage: at least most of their ~32 MB is freed.
+    expect(first.heapBytesBefore - first.heapBytesAfter).toBeGreaterThan(16 * MEBIBYTE);
+  }, 60_000);
+
+  test('with the threshold at 0 no renderer is collected', async () => {
+    expect(await renderWithThreshold(0)).toEqual([]);
+  }, 60_000);
+});
