@@ -37,6 +37,7 @@ interface IdlePage {
   timer?: NodeJS.Timeout;
   /** A heap collection of its renderer started when it came back (renderer-heap-reclaim.ts). */
   reclaim?: Promise<void>;
+  /** True until that collection ended: the page is taken only when no other idle page is free. */
   isReclaiming?: boolean;
   /** Set once the idle reset started; false when it failed (the page is then discarded). */
   reset?: Promise<boolean>;

@@ -27,7 +27,12 @@ describe('RendererHeapReclaimer (its rules, against a scripted session)', () => 
 
   function reclaimerAt(clock: { nowMs: number }, collections: RendererHeapCollection[]) {
     return new RendererHeapReclaimer(
-      { thresholdBytes: 24 * MEBIBYTE, checkIntervalMs: 1000, liveHeapGrowthFactor: 2 },
+      {
+        thresholdBytes: 24 * MEBIBYTE,
+        checkIntervalMs: 1000,
+        liveHeapGrowthFactor: 2,
+        waitLimitMs: 2000,
+      },
       (collection) => collections.push(collection),
       () => clock.nowMs,
     );
@@ -93,6 +98,17 @@ describe('RendererHeapReclaimer (its rules, against a scripted session)', () => 
       send: () => Promise.reject(new Error('Target closed')),
     } as unknown as CDPSession;
     await expect(new RendererHeapReclaimer().reclaimIfDue(failing)).resolves.toBeUndefined();
+  });
+
+  test('a renderer that does not answer is waited for no longer than the limit', async () => {
+    const silent = { send: () => new Promise(() => undefined) } as unknown as CDPSession;
+    const reclaimer = new RendererHeapReclaimer({
+      ...DEFAULT_RENDERER_HEAP_RECLAIM,
+      waitLimitMs: 50,
+    });
+    const startedAtMs = Date.now();
+    await reclaimer.reclaimIfDue(silent);
+    expect(Date.now() - startedAtMs).toBeLessThan(1000);
   });
 });
 

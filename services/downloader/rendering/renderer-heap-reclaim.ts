@@ -34,12 +34,18 @@ export interface RendererHeapReclaimSettings {
    * every check for nothing.
    */
   readonly liveHeapGrowthFactor: number;
+  /**
+   * A check and collection not done by then are no longer waited for (a renderer whose main
+   * thread another page keeps busy answers late): the page is taken or reset without it.
+   */
+  readonly waitLimitMs: number;
 }
 
 export const DEFAULT_RENDERER_HEAP_RECLAIM: RendererHeapReclaimSettings = {
   thresholdBytes: 24 * MEBIBYTE,
   checkIntervalMs: 1000,
   liveHeapGrowthFactor: 2,
+  waitLimitMs: 2000,
 };
 
 /** One collection, for metrics and logs. */
@@ -96,7 +102,12 @@ export class RendererHeapReclaimer {
     const current = state ?? { lastCheckAtMs: now, liveBytes: 0 };
     current.lastCheckAtMs = now;
     this.sessions.set(session, current);
-    return this.checkAndCollect(session, current).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const waitLimit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.settings.waitLimitMs);
+    });
+    const work = this.checkAndCollect(session, current).catch(() => undefined);
+    return Promise.race([work, waitLimit]).finally(() => clearTimeout(timer));
   }
 
   private async checkAndCollect(session: CDPSession, state: SessionState): Promise<void> {
