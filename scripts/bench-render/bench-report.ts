@@ -66,7 +66,7 @@ function formatCpuByKind(byKind: Readonly<Record<ProcessKind, number>>): string 
   return PROCESS_KINDS.map((kind) => `${kind} ${byKind[kind].toFixed(1)}`).join(', ');
 }
 
-/** "node 120 (1), renderer 410 (4), …" — MB and process count of every kind present at the peak. */
+/** "node 120 (1), renderer 410 (4), …": MB and process count of each kind present at the peak. */
 function formatPssByKind(byKind: Readonly<Record<ProcessKind, KindPss>>): string {
   return PROCESS_KINDS.filter((kind) => byKind[kind].processCount > 0)
     .map((kind) => `${kind} ${megabytes(byKind[kind].bytes)} (${byKind[kind].processCount})`)
@@ -115,7 +115,8 @@ export function formatResults(contenders: readonly MeasuredContender[]): string 
     '\npages/s: measured pages over their render windows, summed over the rounds (warm-up pages ' +
       'excluded); latency: request start to end of render. Memory: highest peak over the rounds ' +
       "of the contender's process tree (Node + Chromium), sampled every 250 ms — RSS counts shared " +
-      'pages once per process, PSS splits them. CPU ms/page: CPU time of that tree during the ' +
+      'pages once per process, PSS splits them (split by process as at its peak sample). ' +
+      'CPU ms/page: CPU time of that tree during the ' +
       "measured windows per measured page (split by process: the contender's Node, Chromium's " +
       'browser, renderer, gpu, utility — the network service — and zygote processes). ' +
       'machine busy %: all cores, all processes (other work ' +

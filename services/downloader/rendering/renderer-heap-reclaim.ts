@@ -55,7 +55,7 @@ export interface RendererHeapCollection {
   readonly durationMs: number;
 }
 
-/** Runtime.getHeapUsage's answer; `embedderHeapUsedSize` (Oilpan, the DOM) is newer than the typings. */
+/** Runtime.getHeapUsage's answer; `embedderHeapUsedSize` (Oilpan: the DOM) is newer than types. */
 interface HeapUsage {
   readonly usedSize: number;
   readonly embedderHeapUsedSize?: number;
