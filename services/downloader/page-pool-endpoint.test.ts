@@ -7,7 +7,10 @@ import {
 } from './testing/downloader-test-harness';
 
 // The self-sizing page pool as an operator sees it: GET /v1/operator/page-pool and /metrics, on a
-// real downloader (real Chromium, real /proc readings).
+// real downloader (real Chromium, real /proc readings). Its renderers are collected above 1 MiB of
+// heap — any renderer that rendered a page holds more, so every check collects — to see the
+// setting reach the engine and the collections reach /metrics (renderer-heap-reclaim.ts has the
+// rules).
 let site: DemoSite;
 let downloader: TestDownloader;
 
@@ -15,7 +18,10 @@ beforeAll(async () => {
   site = await startDemoSite({ crawlDelaySeconds: 0 });
   downloader = await startTestDownloader({
     allowDestinations: site.hosts,
-    extraArguments: ['--page-pool-size', 'auto', '--max-concurrent-count', '6'],
+    extraArguments: [
+      ...['--page-pool-size', 'auto', '--max-concurrent-count', '6'],
+      ...['--renderer-heap-collect-above-mb', '1'],
+    ],
   });
 }, 60_000);
 
@@ -29,6 +35,11 @@ async function metricsText(): Promise<string> {
     headers: { authorization: `Bearer ${TEST_DOWNLOADER_TOKEN}` },
   });
   return response.text();
+}
+
+function collectionCountOf(metrics: string): number {
+  const match = /^downloader_renderer_heap_collection_duration_seconds_count (\d+)$/m.exec(metrics);
+  return Number(match?.[1] ?? Number.NaN);
 }
 
 test('starts self-sizing within its bounds and reports what the sizer measured', async () => {
@@ -88,3 +99,14 @@ test('a lowered brake shrinks the pool at once; rendering goes on', async () => 
   );
   expect(metrics).toMatch(/^downloader_process_tree_pss_bytes \d+/m);
 });
+
+test("a page's renderer is collected above the configured heap size, and counted", async () => {
+  const page = await downloader.client.renderPage({
+    url: `${site.baseUrls[2]}/csr`,
+    wait_selector: '#content',
+  });
+  expect(page.fetch_status).toBe('done');
+  // The collection runs after the answer, while the page is idle.
+  await waitUntil(async () => collectionCountOf(await metricsText()) >= 1, 10_000);
+  expect(await metricsText()).toMatch(/^downloader_renderer_heap_freed_bytes_total \d+$/m);
+}, 30_000);
