@@ -112,16 +112,17 @@ describe('RendererHeapReclaimer (its rules, against a scripted session)', () => 
   });
 });
 
-// The real thing: a page that leaves ~32 MB of garbage in its renderer (arrays it built and
-// dropped while loading). Coming back to the pool, the page has its renderer collected, and the
-// collection frees that garbage; with the threshold at 0 nothing is collected.
+// The real thing: a page that keeps ~32 MB of arrays alive in its renderer. Coming back to the
+// pool, the page has its renderer collected (its heaps are over the threshold whatever V8 did on
+// its own meanwhile — garbage alone would not do: V8 may have collected it first, as it did once
+// on a loaded CI machine); with the threshold at 0 nothing is collected. What the collections
+// free over a crawl is bench:render's to show (README, Downloader).
 
 const HOST = '127.0.0.15';
-const GARBAGE_PAGE =
-  '<!doctype html><html lang="en"><title>garbage</title><main id="content">text</main><script>' +
-  'var junk = [];' +
-  'for (var i = 0; i < 40; i += 1) junk.push(new Array(100000).fill(i + 0.5));' +
-  'junk = null;' +
+const HEAVY_PAGE =
+  '<!doctype html><html lang="en"><title>heavy</title><main id="content">text</main><script>' +
+  'window.kept = [];' +
+  'for (var i = 0; i < 40; i += 1) window.kept.push(new Array(100000).fill(i + 0.5));' +
   '</script></html>';
 
 describe.each(browserBuilds())('$name', ({ executablePath }) => {
@@ -129,7 +130,7 @@ describe.each(browserBuilds())('$name', ({ executablePath }) => {
   const engines: RenderEngine[] = [];
 
   beforeAll(async () => {
-    origin = await startScriptedOrigin(HOST, () => ({ status: 200, body: GARBAGE_PAGE }));
+    origin = await startScriptedOrigin(HOST, () => ({ status: 200, body: HEAVY_PAGE }));
   });
 
   afterAll(async () => {
@@ -147,7 +148,7 @@ describe.each(browserBuilds())('$name', ({ executablePath }) => {
     });
     engines.push(engine);
     await engine.start();
-    await expectRenderedPage(engine, `${origin.baseUrl}/garbage`);
+    await expectRenderedPage(engine, `${origin.baseUrl}/heavy`);
     // The collection runs after the page is back; the next render's page waits for it.
     await expectRenderedPage(engine, `${origin.baseUrl}/again`);
     return collections;
@@ -163,8 +164,8 @@ describe.each(browserBuilds())('$name', ({ executablePath }) => {
     expect(collections.length).toBeGreaterThan(0);
     const [first] = collections;
     expect(first.heapBytesBefore).toBeGreaterThan(16 * MEBIBYTE);
-    // The arrays were garbage: at least most of their ~32 MB is freed.
-    expect(first.heapBytesBefore - first.heapBytesAfter).toBeGreaterThan(16 * MEBIBYTE);
+    // The page's arrays were alive: the collection keeps them (and its reading says so).
+    expect(first.heapBytesAfter).toBeGreaterThan(16 * MEBIBYTE);
   }, 60_000);
 
   test('with the threshold at 0 no renderer is collected', async () => {
