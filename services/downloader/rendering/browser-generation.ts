@@ -35,10 +35,11 @@ const IDLE_RESET_TIMEOUT_MS = 3000;
 interface IdlePage {
   readonly pooled: PooledPage;
   timer?: NodeJS.Timeout;
-  /** A heap collection of its renderer started when it came back (renderer-heap-reclaim.ts). */
+  /**
+   * The heap collection of its renderer started when it came back (renderer-heap-reclaim.ts),
+   * until it ends: meanwhile the page is taken only when no other idle page is free.
+   */
   reclaim?: Promise<void>;
-  /** True until that collection ended: the page is taken only when no other idle page is free. */
-  isReclaiming?: boolean;
   /** Set once the idle reset started; false when it failed (the page is then discarded). */
   reset?: Promise<boolean>;
 }
@@ -232,13 +233,9 @@ export class BrowserGeneration {
         await idle.reset;
         return;
       }
-      const reclaim = reclaimer?.reclaimIfDue(pooled.session);
-      if (reclaim !== undefined) {
-        idle.isReclaiming = true;
-        idle.reclaim = reclaim.finally(() => {
-          idle.isReclaiming = false;
-        });
-      }
+      idle.reclaim = reclaimer?.reclaimIfDue(pooled.session)?.finally(() => {
+        idle.reclaim = undefined;
+      });
       idle.timer = setTimeout(reset, IDLE_RESET_DELAY_MS);
       this.idlePages.push(idle);
       return;
@@ -259,7 +256,7 @@ export class BrowserGeneration {
   /** Removes and returns the newest idle page not being collected, else the newest one. */
   private popIdlePage(): IdlePage | undefined {
     for (let index = this.idlePages.length - 1; index >= 0; index -= 1) {
-      if (this.idlePages[index].isReclaiming !== true) {
+      if (this.idlePages[index].reclaim === undefined) {
         return this.idlePages.splice(index, 1)[0];
       }
     }

@@ -95,18 +95,20 @@ export class RendererHeapReclaimer {
   reclaimIfDue(session: CDPSession): Promise<void> | undefined {
     if (this.settings.thresholdBytes <= 0) return undefined;
     const now = this.nowMs();
-    const state = this.sessions.get(session);
-    if (state !== undefined && now - state.lastCheckAtMs < this.settings.checkIntervalMs) {
+    let state = this.sessions.get(session);
+    if (state === undefined) {
+      state = { lastCheckAtMs: now, liveBytes: 0 };
+      this.sessions.set(session, state);
+    } else if (now - state.lastCheckAtMs < this.settings.checkIntervalMs) {
       return undefined;
+    } else {
+      state.lastCheckAtMs = now;
     }
-    const current = state ?? { lastCheckAtMs: now, liveBytes: 0 };
-    current.lastCheckAtMs = now;
-    this.sessions.set(session, current);
     let timer: NodeJS.Timeout | undefined;
     const waitLimit = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.settings.waitLimitMs);
     });
-    const work = this.checkAndCollect(session, current).catch(() => undefined);
+    const work = this.checkAndCollect(session, state).catch(() => undefined);
     return Promise.race([work, waitLimit]).finally(() => clearTimeout(timer));
   }
 
