@@ -417,6 +417,21 @@ describe('generated router: answers and errors', () => {
     }
   });
 
+  it('answers a conditional GET /v1/lease in full: no ETag, never 304 for a lease handed out', async () => {
+    const server = await startScheduler({ leaseTasks: async () => sampleLease });
+    try {
+      const first = await fetch(`${server.url}/v1/lease?worker_id=w3`, { headers: auth });
+      expect(first.headers.get('etag')).toBeNull();
+      const again = await fetch(`${server.url}/v1/lease?worker_id=w3`, {
+        headers: { ...auth, 'If-None-Match': '*' },
+      });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toMatchObject({ lease_id: sampleLease.lease_id });
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each(['%ZZ', '%', '%ED%A0%80'])(
     'answers 400 invalid_request for a malformed path parameter (%s)',
     async (badSegment) => {

@@ -34,6 +34,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Contract answers are never cached: no ETag (Express hashes every JSON body for one), and so no
+  // 304 for a conditional GET — a GET /v1/lease answered "not modified" would lease URLs unseen.
+  app.set('etag', false);
   app.use(
     pinoHttp({
       logger: options.logger,
