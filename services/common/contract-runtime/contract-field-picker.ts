@@ -25,6 +25,11 @@ export class ContractFieldPicker {
     return this.#named(schemaName) as FieldPicker<T>;
   }
 
+  /** The picker of `schema` itself, e.g. an operation's request body (`$ref`s resolved by name). */
+  pickerOf<T>(schema: JsonSchema): FieldPicker<T> {
+    return this.#compile(schema) as FieldPicker<T>;
+  }
+
   #named(schemaName: string): FieldPicker<unknown> {
     const known = this.#compiled.get(schemaName);
     if (known !== undefined) return known;

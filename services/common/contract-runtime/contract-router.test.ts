@@ -284,7 +284,7 @@ describe('generated router: validation', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('accepts unknown fields, counts them and logs their names', async () => {
+  it('accepts unknown fields, counts them, logs their names and drops them', async () => {
     const response = await fetch(`${server.url}/v1/report?trace=1`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
@@ -297,7 +297,12 @@ describe('generated router: validation', () => {
       }),
     });
     expect(response.status).toBe(200);
-    expect(reportInputs[0].body).toHaveProperty('leaseTtlSeconds', 30);
+    // Accepted, never handed on: the handler sees the contract's fields alone.
+    expect(reportInputs[0].body).toEqual({
+      lease_id: 'l-0123456789abcdef',
+      worker_id: 'w3',
+      result_list: [],
+    });
     const metrics = await server.registry.getSingleMetricAsString(
       'scheduler_contract_unknown_field_total',
     );

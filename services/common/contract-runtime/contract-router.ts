@@ -19,6 +19,7 @@ import {
   type ErrorBodyWire,
   type ErrorCode,
 } from './contract-error';
+import { ContractFieldPicker, type FieldPicker } from './contract-field-picker';
 import type { ContractMetrics } from './contract-metrics';
 import {
   ContractValidators,
@@ -27,7 +28,7 @@ import {
 } from './contract-validators';
 import { sendErrorBody } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
-import type { JsonSchema, OpenApiDocument } from './openapi-document';
+import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 import type { RequestMeta } from './request-meta';
 import { findUnknownFields } from './unknown-field-finder';
 
@@ -61,13 +62,14 @@ export interface ContractRouterSpecification {
 /**
  * Builds the Express router of one service from its generated operation table: routing, bearer
  * authentication per the operation's security, ajv validation (query coercion), unknown-field
- * counting, the contract error body, and optional response validation.
+ * counting and dropping, the contract error body, and optional response validation.
  */
 export function createContractRouter(
   specification: ContractRouterSpecification,
   options: ContractRouterOptions,
 ): Router {
   const validators = new ContractValidators(specification.document, options.serviceName);
+  const fieldPicker = new ContractFieldPicker(specification.document);
   const router = express.Router();
   const parseJsonBody = express.json({ limit: options.bodyLimit ?? '10mb' });
 
@@ -97,20 +99,38 @@ export function createContractRouter(
 
     const invoker = specification.invokers[definition.operationId];
     if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
+    const operation = { definition, invoker, pickBody: bodyPickerOf(definition) };
     const register = lowercaseMethods[definition.method];
     router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
-      handleOperation(definition, invoker, validators, options, parseJsonBody, request, response),
+      handleOperation(operation, validators, options, parseJsonBody, request, response),
     );
   }
 
   for (const expressPath of methodsByPath.keys()) router.all(expressPath, answerMethodNotAllowed);
 
   return router;
+
+  function bodyPickerOf(definition: OperationDefinition): FieldPicker<unknown> | undefined {
+    if (!definition.hasRequestBody) return undefined;
+    const operation = findOperation(
+      specification.document,
+      definition.method.toLowerCase(),
+      definition.path,
+    );
+    const schema = operation.requestBody?.content['application/json']?.schema;
+    return schema === undefined ? undefined : fieldPicker.pickerOf(schema);
+  }
+}
+
+/** One route: its operation, the handler, and the picker that drops a body's unknown fields. */
+interface RoutedOperation {
+  definition: OperationDefinition;
+  invoker: OperationInvoker;
+  pickBody: FieldPicker<unknown> | undefined;
 }
 
 async function handleOperation(
-  definition: OperationDefinition,
-  invoker: OperationInvoker,
+  { definition, invoker, pickBody }: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
   parseJsonBody: express.RequestHandler,
@@ -126,7 +146,7 @@ async function handleOperation(
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
     const caller = await authenticateCaller(definition, options.authenticate, request);
     if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
-    const input = validateInput(definition, validators, options, request, log);
+    const input = validateInput(definition, pickBody, validators, options, request, log);
     const result = await invoker({ ...input, meta: { requestId, caller, log } });
     if (options.shouldValidateResponses) {
       assertResponseMatches(definition, validators, definition.successStatus, result);
@@ -176,8 +196,16 @@ async function authenticateCaller(
   return caller;
 }
 
+/**
+ * The request's path, query and body, validated. Unknown fields are accepted and counted
+ * (CONTRACT.md §五) but never handed on: a field the contract does not define would otherwise land
+ * in storage under whatever name the sender chose (a rule item with `"Extra": 1` is kept without
+ * it). The body is reduced only when the count found something — a walk of hundreds of nested
+ * results and links that nearly every request can skip.
+ */
 function validateInput(
   definition: OperationDefinition,
+  pickBody: FieldPicker<unknown> | undefined,
   validators: ContractValidators,
   options: ContractRouterOptions,
   request: Request,
@@ -209,9 +237,10 @@ function validateInput(
     if (body === undefined) {
       throw invalidRequest('body: a JSON body (Content-Type: application/json) is required');
     }
-    for (const field of findUnknownFields(bodyCheck.schema, body, (reference) =>
+    const unknownFields = findUnknownFields(bodyCheck.schema, body, (reference) =>
       validators.resolveReference(reference),
-    )) {
+    );
+    for (const field of unknownFields) {
       reportUnknownField(options, log, definition, 'body', field);
     }
     if (!bodyCheck.validate(body)) {
@@ -220,6 +249,7 @@ function validateInput(
       const code = (failure.violationErrorCode as ErrorCode | undefined) ?? 'invalid_request';
       throw badRequest(code, failure.message);
     }
+    if (unknownFields.length > 0 && pickBody !== undefined) body = pickBody(body);
   }
   return { query, path, body };
 }

@@ -1,11 +1,9 @@
 import type { SchedulerHandlers } from '../../../generated/scheduler';
 import type { SchedulerContext } from '../context';
-import { contractFieldsOf } from './contract-fields';
 
 /** POST /v1/seeds — Add seed URLs to the frontier. */
 export function createSubmitSeedsHandler(
   context: SchedulerContext,
 ): SchedulerHandlers['submitSeeds'] {
-  return async ({ body }) =>
-    context.frontier.submitSeeds(contractFieldsOf.seedsRequest(body).seed_list);
+  return async ({ body }) => context.frontier.submitSeeds(body.seed_list);
 }
