@@ -42,7 +42,7 @@ export interface CheckpointStatistics {
 /**
  * Moves the overlay's committed rows into the store, in the background and in one large
  * transaction each time: every key once, at its newest committed version (a key written many
- * times, or written and deleted, costs one write), walked in key order. Then, once the rows are
+ * times, or written and deleted, costs one write). Then, once the rows are
  * synced, the journal forgets every record up to the newest one the checkpoint covered and the
  * overlay releases the versions written (unless newer ones replaced them meanwhile).
  *
@@ -168,6 +168,7 @@ export class Checkpointer {
         for (let index = start; index < end; index += 1) this.overlay.release(...taken[index]);
         if (end < taken.length) await setImmediate();
       }
+      this.overlay.forgetUnreadOrder();
       this.#checkpointedSequence = throughSequence;
       this.statistics.checkpointCount += 1;
       this.statistics.versionCount += versionCount;

@@ -1,0 +1,98 @@
+import { tableOfOverlayKey, WriteOverlay, type RowVersion } from './write-overlay';
+
+/** A small deterministic generator (mulberry32), so a failure replays exactly. */
+function randomFrom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TABLES = ['sched:url_task:', 'sched:url_due_index:', 'sched:domain_runtime:', ''];
+
+function commitOne(overlay: WriteOverlay, key: string, sequence: number): RowVersion {
+  const [[, version]] = overlay.issue(sequence, [
+    { key: Buffer.from(key, 'latin1'), stored: Buffer.from([sequence % 256]) },
+  ]);
+  overlay.commit([[key, version]]);
+  return version;
+}
+
+function rangeKeys(overlay: WriteOverlay, start: string, end: string): string[] {
+  return Array.from(overlay.committedRange(start, end), (version) =>
+    version.key.toString('latin1'),
+  );
+}
+
+describe('WriteOverlay', () => {
+  it('names the table of a key by its first two parts', () => {
+    expect(tableOfOverlayKey('sched:url_task:abc')).toBe('sched:url_task:');
+    expect(tableOfOverlayKey('sched:url_due_index:a.example/2/x')).toBe('sched:url_due_index:');
+    expect(tableOfOverlayKey('sched:')).toBe('');
+    expect(tableOfOverlayKey('plain-key')).toBe('');
+  });
+
+  it('answers every range read as a sorted model does, through commits, releases and tables dropping their order', () => {
+    const random = randomFrom(20261204);
+    const overlay = new WriteOverlay();
+    const model = new Map<string, RowVersion>();
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+    const keyIn = (table: string) =>
+      `${table}${String.fromCharCode(97 + Math.floor(random() * 6))}${Math.floor(random() * 40)}`;
+    let rangeReadCount = 0;
+    for (let step = 1; step <= 4000; step += 1) {
+      const roll = random();
+      if (roll < 0.45) {
+        const key = keyIn(pick(TABLES));
+        model.set(key, commitOne(overlay, key, step));
+      } else if (roll < 0.65 && model.size > 0) {
+        const [key, version] = pick([...model]);
+        // A release of a version a newer one replaced changes nothing.
+        if (random() < 0.2) overlay.release(key, { ...version });
+        else {
+          overlay.release(key, version);
+          model.delete(key);
+        }
+      } else if (roll < 0.7) {
+        overlay.forgetUnreadOrder();
+      } else {
+        const table = pick(TABLES);
+        const [start, end] =
+          random() < 0.15
+            ? ['', '\u00ff'] // across every table
+            : random() < 0.5
+              ? [table, `${table}\u00ff`]
+              : [keyIn(table), keyIn(table)];
+        const expected = [...model.keys()].filter((key) => key >= start && key < end).sort();
+        expect(rangeKeys(overlay, start, end)).toEqual(expected);
+        rangeReadCount += 1;
+      }
+      expect(overlay.committedSize).toBe(model.size);
+    }
+    expect(rangeReadCount).toBeGreaterThan(500);
+    expect(new Set(overlay.committedVersions().map(([key]) => key))).toEqual(new Set(model.keys()));
+  });
+
+  it('keeps a table in order while it is read by range, and sorts it again after it was dropped', () => {
+    const overlay = new WriteOverlay();
+    commitOne(overlay, 'sched:url_due_index:b', 1);
+    commitOne(overlay, 'sched:url_due_index:a', 2);
+    expect(rangeKeys(overlay, 'sched:url_due_index:', 'sched:url_due_index;')).toEqual([
+      'sched:url_due_index:a',
+      'sched:url_due_index:b',
+    ]);
+    overlay.forgetUnreadOrder(); // read since the last look: kept
+    commitOne(overlay, 'sched:url_due_index:0', 3);
+    overlay.forgetUnreadOrder(); // not read since: dropped
+    commitOne(overlay, 'sched:url_due_index:c', 4);
+    expect(rangeKeys(overlay, 'sched:url_due_index:', 'sched:url_due_index;')).toEqual([
+      'sched:url_due_index:0',
+      'sched:url_due_index:a',
+      'sched:url_due_index:b',
+      'sched:url_due_index:c',
+    ]);
+  });
+});
