@@ -32,6 +32,8 @@ function prefixEndOf(prefix: string): string {
 
 /** A table's committed versions in key order, and whether a range read used them lately. */
 interface OrderedTable {
+  /** `{service}:{table}:` */
+  table: string;
   versions: BTree<string, RowVersion>;
   isReadSinceLastLook: boolean;
 }
@@ -55,7 +57,8 @@ interface OrderedTable {
  */
 export class WriteOverlay {
   readonly #committed = new Map<string, RowVersion>();
-  readonly #orderedTables = new Map<string, OrderedTable>();
+  /** A list, not a map: every write looks for its table here, without an iterator per look. */
+  #orderedTables: OrderedTable[] = [];
   readonly #issued = new Map<string, RowVersion>();
 
   /** Records the versions of a journal record being written; returns them in write order. */
@@ -131,10 +134,8 @@ export class WriteOverlay {
    * does not pay for its order for ever after.
    */
   forgetUnreadOrder(): void {
-    for (const [table, ordered] of this.#orderedTables) {
-      if (ordered.isReadSinceLastLook) ordered.isReadSinceLastLook = false;
-      else this.#orderedTables.delete(table);
-    }
+    this.#orderedTables = this.#orderedTables.filter((ordered) => ordered.isReadSinceLastLook);
+    for (const ordered of this.#orderedTables) ordered.isReadSinceLastLook = false;
   }
 
   /** Rows held here, committed and issued. */
@@ -152,22 +153,23 @@ export class WriteOverlay {
    * every key written.
    */
   #orderedTableOf(overlayKey: string): BTree<string, RowVersion> | undefined {
-    for (const [table, ordered] of this.#orderedTables) {
-      if (overlayKey.startsWith(table)) return ordered.versions;
+    const orderedTables = this.#orderedTables;
+    for (let index = 0; index < orderedTables.length; index += 1) {
+      if (overlayKey.startsWith(orderedTables[index].table)) return orderedTables[index].versions;
     }
     return undefined;
   }
 
   /** The table's committed versions in key order, sorted now if it was not kept in order. */
   #orderedTable(table: string): BTree<string, RowVersion> {
-    let ordered = this.#orderedTables.get(table);
+    let ordered = this.#orderedTables.find((candidate) => candidate.table === table);
     if (ordered === undefined) {
       const versions = new BTree<string, RowVersion>();
       for (const [overlayKey, version] of this.#committed) {
         if (overlayKey.startsWith(table)) versions.set(overlayKey, version);
       }
-      ordered = { versions, isReadSinceLastLook: true };
-      this.#orderedTables.set(table, ordered);
+      ordered = { table, versions, isReadSinceLastLook: true };
+      this.#orderedTables.push(ordered);
     }
     ordered.isReadSinceLastLook = true;
     return ordered.versions;
