@@ -76,10 +76,15 @@ export class UrlAdmission {
       const index = uniqueIndexes[position];
       const request = requests[index];
       const known = existing[position];
+      // Most links of a page are known already: answered here, without an async decision each.
+      if (known === KNOWN_URL || (known !== undefined && known.url_state !== 'dropped')) {
+        outcomes[index] = 'duplicate_url';
+        continue;
+      }
       const decided = await this.#decide(request, known, waitingUrlsByDomain, nowMs);
       outcomes[index] = decided.outcome;
       if (decided.next !== undefined) {
-        changes.push({ previous: known === KNOWN_URL ? undefined : known, next: decided.next });
+        changes.push({ previous: known, next: decided.next });
       }
     }
     await this.dependencies.candidates.stageWaiting(batch, waitingUrlsByDomain, nowMs);
@@ -87,16 +92,13 @@ export class UrlAdmission {
     return outcomes;
   }
 
+  /** A URL the frontier does not hold (undefined) or holds only as dropped (to be revived). */
   async #decide(
     request: AdmissionRequest,
-    known: UrlTaskDocument | typeof KNOWN_URL | undefined,
+    previous: UrlTaskDocument | undefined,
     waitingUrlsByDomain: Map<string, string[]>,
     nowMs: number,
   ): Promise<{ outcome: AdmissionOutcome; next?: UrlTaskDocument }> {
-    if (known === KNOWN_URL || (known !== undefined && known.url_state !== 'dropped')) {
-      return { outcome: 'duplicate_url' };
-    }
-    const previous = known;
     const { target } = request;
     const rankInputs = {
       seed_priority_rank: request.seedPriorityRank,
