@@ -7,6 +7,7 @@ import {
   primaryKeyPrefix,
 } from './primary-key';
 import { StorageConventionError } from './storage-errors';
+import { seededRandom } from '../testing/seeded-random';
 
 /** Characters around the escapes and the separator, plus multi-byte UTF-8. */
 const EVERY_KIND = [
@@ -30,17 +31,6 @@ const EVERY_KIND = [
 ];
 /** Characters that are stored as is (the ordering guarantee is about these). */
 const UNESCAPED = ['\u0000', ' ', '!', '-', '.', '0', '9', ';', 'A', 'Z', 'a', 'z', '~', 'é', '中'];
-
-/** Deterministic PRNG (mulberry32) so a failure reproduces. */
-function randomSource(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomText(random: () => number, alphabet: string[], length: number): string {
   return Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
@@ -70,7 +60,7 @@ function expectSameOrder(tuples: Array<[string[], string[]]>): void {
 
 describe('primaryKey', () => {
   test('byte order equals tuple order for fixed-width parts', () => {
-    const random = randomSource(20260815);
+    const random = seededRandom(20260815);
     const widths = [4, 3, 2];
     const randomTuple = () => {
       const partCount = 1 + Math.floor(random() * widths.length);
@@ -80,7 +70,7 @@ describe('primaryKey', () => {
   });
 
   test('byte order equals time order for `…_at` times, as in the contract’s index keys', () => {
-    const random = randomSource(42);
+    const random = seededRandom(42);
     const randomTime = () =>
       new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 86_400_000 * 400))
         .toISOString()
@@ -91,7 +81,7 @@ describe('primaryKey', () => {
   });
 
   test('a prefix of leading parts matches exactly the keys with those leading parts', () => {
-    const random = randomSource(3);
+    const random = seededRandom(3);
     const alphabet = ['a', '-', '/', ':', '%'];
     const randomParts = (count: number) =>
       Array.from({ length: count }, () =>
@@ -111,7 +101,7 @@ describe('primaryKey', () => {
   });
 
   test('encoded keys never contain ":" and decode back to their parts', () => {
-    const random = randomSource(7);
+    const random = seededRandom(7);
     const broken: string[][] = [];
     for (let trial = 0; trial < 5_000; trial += 1) {
       const parts = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
@@ -131,7 +121,7 @@ describe('primaryKey', () => {
   });
 
   test('a raw string prefix encodes to a byte prefix of every key starting with it', () => {
-    const random = randomSource(99);
+    const random = seededRandom(99);
     const unmatched: string[] = [];
     for (let trial = 0; trial < 5_000; trial += 1) {
       const part = randomText(random, EVERY_KIND, 2 + Math.floor(random() * 6));

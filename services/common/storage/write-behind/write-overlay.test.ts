@@ -1,15 +1,5 @@
+import { seededRandom } from '../../testing/seeded-random';
 import { tableOfOverlayKey, WriteOverlay, type RowVersion } from './write-overlay';
-
-/** A small deterministic generator (mulberry32), so a failure replays exactly. */
-function randomFrom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TABLES = ['sched:url_task:', 'sched:url_due_index:', 'sched:domain_runtime:', ''];
 
@@ -36,7 +26,7 @@ describe('WriteOverlay', () => {
   });
 
   it('answers every range read as a sorted model does, through commits, releases and tables dropping their order', () => {
-    const random = randomFrom(20261204);
+    const random = seededRandom(20261204);
     const overlay = new WriteOverlay();
     const model = new Map<string, RowVersion>();
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
