@@ -298,6 +298,8 @@ describe('generated router: validation', () => {
     });
     expect(response.status).toBe(200);
     // Accepted, never handed on: the handler sees the contract's fields alone.
+    // (POST /v1/report declares no query parameters, so its typed input has no query to read.)
+    expect((reportInputs[0] as unknown as { query: unknown }).query).toEqual({});
     expect(reportInputs[0].body).toEqual({
       lease_id: 'l-0123456789abcdef',
       worker_id: 'w3',

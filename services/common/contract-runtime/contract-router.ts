@@ -197,11 +197,11 @@ async function authenticateCaller(
 }
 
 /**
- * The request's path, query and body, validated. Unknown fields are accepted and counted
- * (CONTRACT.md §五) but never handed on: a field the contract does not define would otherwise land
- * in storage under whatever name the sender chose (a rule item with `"Extra": 1` is kept without
- * it). The body is reduced only when the count found something — a walk of hundreds of nested
- * results and links that nearly every request can skip.
+ * The request's path, query and body, validated. Unknown fields and query parameters are accepted
+ * and counted (CONTRACT.md §五) but never handed on: a field the contract does not define would
+ * otherwise land in storage under whatever name the sender chose (a rule item with `"Extra": 1` is
+ * kept without it). The body is reduced only when the count found something — a walk of hundreds
+ * of nested results and links that nearly every request can skip.
  */
 function validateInput(
   definition: OperationDefinition,
@@ -222,6 +222,7 @@ function validateInput(
   for (const name of Object.keys(query)) {
     if (!definition.queryParameterNames.includes(name)) {
       reportUnknownField(options, log, definition, 'query', name);
+      delete query[name];
     }
   }
   const queryCheck = validators.parameters(definition, 'query');
