@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
+import { randomHex } from '../random/random-hex';
 import { answerLogLevel } from './answer-log-level';
 import { readBearerToken } from './bearer-token';
 import {
@@ -340,7 +340,7 @@ function toErrorAnswer(error: unknown, log: Logger): { status: number; body: Err
 function readRequestId(request: Request): string {
   const given = request.header('x-request-id');
   if (given && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
-  return `r-${randomBytes(6).toString('hex')}`;
+  return `r-${randomHex(12)}`;
 }
 
 const lowercaseMethods = {

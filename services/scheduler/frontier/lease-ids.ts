@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../common/random/random-hex';
 
 /** CONTRACT.md §八: `lease_id` = `l-` + 16 lowercase hex. */
 export function newLeaseId(): string {
-  return `l-${randomBytes(8).toString('hex')}`;
+  return `l-${randomHex(16)}`;
 }
