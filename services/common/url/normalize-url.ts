@@ -53,7 +53,15 @@ const MAX_LABEL_LENGTH = 63;
 function isResolvableHostShape(hostname: string): boolean {
   if (hostname.startsWith('[')) return true; // an IPv6 literal, already canonical
   if (hostname === '' || hostname.length > MAX_HOST_LENGTH) return false;
-  return hostname.split('.').every((label) => label.length > 0 && label.length <= MAX_LABEL_LENGTH);
+  // Label by label in place: every link of every report passes here, and a split made an array.
+  let labelStart = 0;
+  for (;;) {
+    const dot = hostname.indexOf('.', labelStart);
+    const labelLength = (dot < 0 ? hostname.length : dot) - labelStart;
+    if (labelLength === 0 || labelLength > MAX_LABEL_LENGTH) return false;
+    if (dot < 0) return true;
+    labelStart = dot + 1;
+  }
 }
 
 /** A normalized URL and its host (the `domain`), from one parse. */

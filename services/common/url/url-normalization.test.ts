@@ -57,6 +57,18 @@ describe('normalizeUrl (url-normalization-vectors.json)', () => {
     expect(domainOfUrl(`http://${host}./x`)).toBe(host);
   });
 
+  test.each([
+    ['a label of 64', `http://${'a'.repeat(64)}.example/x`],
+    ['an empty label', 'http://a..example/x'],
+    ['a last label of 64', `http://example.${'a'.repeat(64)}/x`],
+    [
+      'a host of 254',
+      `http://${['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(62)].join('.')}/x`,
+    ],
+  ])('refuses a host past the DNS limits: %s', (_case, input) => {
+    expect(tryNormalizeUrl(input)).toBeUndefined();
+  });
+
   test('every hash is 32 lowercase hex characters', () => {
     for (const { url_hash } of vectors.normalized) expect(url_hash).toMatch(/^[0-9a-f]{32}$/);
   });
