@@ -1,7 +1,14 @@
 import { seededRandom } from '../../testing/seeded-random';
+import { TableLocation } from '../storage-key';
 import { tableOfOverlayKey, WriteOverlay, type RowVersion } from './write-overlay';
 
-const TABLES = ['sched:url_task:', 'sched:url_due_index:', 'sched:domain_runtime:', ''];
+/** `{service}:{table}:` as the keyspace builds it. */
+const prefixOf = (table: string) => new TableLocation('scheduler', table).prefix;
+const DUE = prefixOf('url_due_index');
+/** The first key after the due table (`:` + 1). */
+const AFTER_DUE = `${DUE.slice(0, -1)};`;
+/** Three tables and keys of no table at all. */
+const TABLES = [prefixOf('url_task'), DUE, prefixOf('domain_runtime'), ''];
 
 function commitOne(overlay: WriteOverlay, key: string, sequence: number): RowVersion {
   const [[, version]] = overlay.issue(sequence, [
@@ -19,9 +26,9 @@ function rangeKeys(overlay: WriteOverlay, start: string, end: string): string[] 
 
 describe('WriteOverlay', () => {
   it('names the table of a key by its first two parts', () => {
-    expect(tableOfOverlayKey('sched:url_task:abc')).toBe('sched:url_task:');
-    expect(tableOfOverlayKey('sched:url_due_index:a.example/2/x')).toBe('sched:url_due_index:');
-    expect(tableOfOverlayKey('sched:')).toBe('');
+    expect(tableOfOverlayKey(`${prefixOf('url_task')}abc`)).toBe(prefixOf('url_task'));
+    expect(tableOfOverlayKey(`${DUE}a.example/2/x`)).toBe(DUE);
+    expect(tableOfOverlayKey(DUE.slice(0, DUE.indexOf(':') + 1))).toBe('');
     expect(tableOfOverlayKey('plain-key')).toBe('');
   });
 
@@ -68,21 +75,18 @@ describe('WriteOverlay', () => {
 
   it('keeps a table in order while it is read by range, and sorts it again after it was dropped', () => {
     const overlay = new WriteOverlay();
-    commitOne(overlay, 'sched:url_due_index:b', 1);
-    commitOne(overlay, 'sched:url_due_index:a', 2);
-    expect(rangeKeys(overlay, 'sched:url_due_index:', 'sched:url_due_index;')).toEqual([
-      'sched:url_due_index:a',
-      'sched:url_due_index:b',
-    ]);
+    commitOne(overlay, `${DUE}b`, 1);
+    commitOne(overlay, `${DUE}a`, 2);
+    expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([`${DUE}a`, `${DUE}b`]);
     overlay.forgetUnreadOrder(); // read since the last look: kept
-    commitOne(overlay, 'sched:url_due_index:0', 3);
+    commitOne(overlay, `${DUE}0`, 3);
     overlay.forgetUnreadOrder(); // not read since: dropped
-    commitOne(overlay, 'sched:url_due_index:c', 4);
-    expect(rangeKeys(overlay, 'sched:url_due_index:', 'sched:url_due_index;')).toEqual([
-      'sched:url_due_index:0',
-      'sched:url_due_index:a',
-      'sched:url_due_index:b',
-      'sched:url_due_index:c',
+    commitOne(overlay, `${DUE}c`, 4);
+    expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([
+      `${DUE}0`,
+      `${DUE}a`,
+      `${DUE}b`,
+      `${DUE}c`,
     ]);
   });
 });
