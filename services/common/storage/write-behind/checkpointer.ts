@@ -42,9 +42,10 @@ export interface CheckpointStatistics {
 /**
  * Moves the overlay's committed rows into the store, in the background and in one large
  * transaction each time: every key once, at its newest committed version (a key written many
- * times, or written and deleted, costs one write). Then, once the rows are
- * synced, the journal forgets every record up to the newest one the checkpoint covered and the
- * overlay releases the versions written (unless newer ones replaced them meanwhile).
+ * times, or written and deleted, costs one write). Then, once the rows are synced, the journal
+ * forgets every record up to the newest one the checkpoint covered, the overlay releases the
+ * versions written (unless newer ones replaced them meanwhile) and stops keeping in order the
+ * tables nothing read by range since the last checkpoint.
  *
  * Crash ordering: rows are written before records are removed, so a crash in between replays
  * records whose rows are already there — harmless, a replay ends at the newest version of each key.
