@@ -99,7 +99,8 @@ export function createContractRouter(
 
     const invoker = specification.invokers[definition.operationId];
     if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
-    const operation = { definition, invoker, pickBody: bodyPickerOf(definition) };
+    const pickBody = bodyPickerOf(specification.document, fieldPicker, definition);
+    const operation = { definition, invoker, pickBody };
     const register = lowercaseMethods[definition.method];
     router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
       handleOperation(operation, validators, options, parseJsonBody, request, response),
@@ -109,17 +110,18 @@ export function createContractRouter(
   for (const expressPath of methodsByPath.keys()) router.all(expressPath, answerMethodNotAllowed);
 
   return router;
+}
 
-  function bodyPickerOf(definition: OperationDefinition): FieldPicker<unknown> | undefined {
-    if (!definition.hasRequestBody) return undefined;
-    const operation = findOperation(
-      specification.document,
-      definition.method.toLowerCase(),
-      definition.path,
-    );
-    const schema = operation.requestBody?.content['application/json']?.schema;
-    return schema === undefined ? undefined : fieldPicker.pickerOf(schema);
-  }
+/** The picker that reduces an operation's request body to its declared fields, if it has one. */
+function bodyPickerOf(
+  document: OpenApiDocument,
+  fieldPicker: ContractFieldPicker,
+  definition: OperationDefinition,
+): FieldPicker<unknown> | undefined {
+  if (!definition.hasRequestBody) return undefined;
+  const operation = findOperation(document, definition.method.toLowerCase(), definition.path);
+  const schema = operation.requestBody?.content['application/json']?.schema;
+  return schema === undefined ? undefined : fieldPicker.pickerOf(schema);
 }
 
 /** One route: its operation, the handler, and the picker that drops a body's unknown fields. */

@@ -25,11 +25,6 @@ export function tableOfOverlayKey(overlayKey: string): string {
   return second < 0 ? '' : overlayKey.slice(0, second + 1);
 }
 
-/** The first key after every key that starts with `prefix` (its last character + 1). */
-function prefixEndOf(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
-
 /** A table's committed versions in key order, and whether a range read used them lately. */
 interface OrderedTable {
   /** `{service}:{table}:` */
@@ -100,7 +95,8 @@ export class WriteOverlay {
   *committedRange(start: string, end: string): Generator<RowVersion> {
     if (start >= end || this.#committed.size === 0) return;
     const table = tableOfOverlayKey(start);
-    if (table === '' || end > prefixEndOf(table)) {
+    // Inside one table when `end` is at most the first key after it (`…:` → `…;`, ':' + 1).
+    if (table === '' || end > `${table.slice(0, -1)};`) {
       yield* this.#sortedRange(start, end);
       return;
     }
