@@ -1,5 +1,10 @@
 import { setImmediate } from 'node:timers/promises';
 import type { LmdbBackend } from '../lmdb-backend';
+import {
+  CheckpointPacer,
+  DEFAULT_CHECKPOINT_PACING,
+  type CheckpointPacing,
+} from './checkpoint-pacer';
 import type { LmdbWriteJournal } from './lmdb-write-journal';
 import type { WriteOverlay } from './write-overlay';
 
@@ -8,27 +13,25 @@ export interface CheckpointSettings {
   rowCountThreshold: number;
   /** …or once the oldest committed write not checkpointed has waited this long. */
   maxDelayMs: number;
+  /** How its rows are handed to LMDB, a slice per event-loop turn (checkpoint-pacer.ts). */
+  pacing: CheckpointPacing;
 }
 
 export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   rowCountThreshold: 20_000,
   maxDelayMs: 1_000,
+  pacing: DEFAULT_CHECKPOINT_PACING,
 };
 
-/** Rows a checkpoint hands to LMDB (or releases) per event-loop turn, at least… */
-const MIN_ROWS_PER_TURN = 500;
 /**
- * …and at most this many turns per checkpoint: a busy process has few turns a second (each carries
- * requests), and a fixed slice capped the checkpoints at 500 rows per turn — at 1M URLs and 16
- * workers ~20–38k rows/s, less than the journal took in, until the overlay filled and
- * acknowledgements waited 1.5 s (back-pressure). Larger backlogs get larger slices instead.
+ * Releasing a row from the overlay costs a fraction of handing it to LMDB (two map deletes, no
+ * encoding, no write queue): larger slices, and a short target.
  */
-const MAX_TURNS_PER_CHECKPOINT = 40;
-
-/** The slice size for a checkpoint of `rowCount` rows. */
-export function rowsPerTurnOf(rowCount: number): number {
-  return Math.max(MIN_ROWS_PER_TURN, Math.ceil(rowCount / MAX_TURNS_PER_CHECKPOINT));
-}
+const RELEASE_PACING: CheckpointPacing = {
+  targetMs: 100,
+  minRowsPerTurn: 1_000,
+  maxRowsPerTurn: 10_000,
+};
 
 /** Cumulative figures of the checkpoints so far. */
 export interface CheckpointStatistics {
@@ -144,19 +147,16 @@ export class Checkpointer {
     const taken = this.overlay.committedVersions();
     try {
       const startedAt = performance.now();
-      // Issued a slice per event-loop turn: queueing tens of thousands of puts at once would hold
-      // the requests of that turn back by tens of milliseconds (a put costs the main thread a few
-      // microseconds: 500 of them ~2 ms; see rowsPerTurnOf). lmdb-js commits the slices in as few
-      // transactions as its writer can take (this store does not commit per turn, see
-      // WriteBehindLmdbBackend.open); nothing needs them together (the journal keeps every record
-      // until the end).
-      const rowsPerTurn = rowsPerTurnOf(taken.length);
+      // Issued a slice per event-loop turn (sized by the pacer): queueing tens of thousands of
+      // puts at once would hold the requests of that turn back by tens of milliseconds. lmdb-js
+      // commits the slices in as few transactions as its writer can take (this store does not
+      // commit per turn, see WriteBehindLmdbBackend.open); nothing needs them together (the
+      // journal keeps every record until the end).
       const applied: Array<Promise<void>> = [];
-      for (let start = 0; start < taken.length; start += rowsPerTurn) {
-        const slice = taken.slice(start, start + rowsPerTurn);
+      await inSlices(taken.length, this.settings.pacing, (start, end) => {
+        const slice = taken.slice(start, end);
         applied.push(this.store.applyStoredWrites(slice.map(([, version]) => version)));
-        await setImmediate();
-      }
+      });
       await Promise.all(applied);
       // Synced before the journal forgets them: a power loss must not lose what it held.
       await this.store.flushed();
@@ -164,11 +164,9 @@ export class Checkpointer {
         await this.journal.removeThrough(throughSequence);
       }
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
-      for (let start = 0; start < taken.length; start += rowsPerTurn) {
-        const end = Math.min(start + rowsPerTurn, taken.length);
+      await inSlices(taken.length, RELEASE_PACING, (start, end) => {
         for (let index = start; index < end; index += 1) this.overlay.release(...taken[index]);
-        if (end < taken.length) await setImmediate();
-      }
+      });
       this.overlay.forgetUnreadOrder();
       this.#checkpointedSequence = throughSequence;
       this.statistics.checkpointCount += 1;
@@ -181,5 +179,20 @@ export class Checkpointer {
       this.#running = undefined;
     }
     this.#schedule();
+  }
+}
+
+/** Runs `handle` over [0, count) a slice per event-loop turn, the slices sized by a pacer. */
+async function inSlices(
+  count: number,
+  pacing: CheckpointPacing,
+  handle: (start: number, end: number) => void,
+): Promise<void> {
+  const pacer = new CheckpointPacer(pacing);
+  for (let start = 0; start < count;) {
+    const end = start + pacer.nextSliceSize(count - start);
+    handle(start, end);
+    start = end;
+    if (start < count) await setImmediate();
   }
 }

@@ -5,7 +5,7 @@ import { describeBackendConformance } from '../conformance/backend-conformance';
 import type { CheckpointSettings } from './checkpointer';
 import { WriteBehindLmdbBackend } from './write-behind-lmdb-backend';
 
-function openedWith(checkpoint: CheckpointSettings) {
+function openedWith(checkpoint: Partial<CheckpointSettings>) {
   return async () => {
     const directory = await mkdtemp(join(tmpdir(), 'write-behind-conformance-'));
     const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint });
