@@ -1,5 +1,6 @@
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
+import { LmdbWriteCompletions } from './lmdb-write-completions';
 import { replayLeftoverJournal } from './write-behind/journal-replay';
 import type { StoredWrite } from './write-behind/journal-record';
 import {
@@ -243,16 +244,16 @@ export class LmdbBackend implements OrderedKeyValueBackend {
    */
   async applyStoredWrites(writes: readonly StoredWrite[]): Promise<void> {
     this.#assertOpen();
-    const commits: Array<Promise<boolean> | undefined> = [];
+    const completions = new LmdbWriteCompletions();
     for (const { key, stored } of writes) {
       if (stored === undefined) {
-        commits.push(this.#rows.remove(key));
+        completions.add(this.#rows.remove(key));
       } else {
-        commits.push(this.#rows.put(key, stored));
-        commits.push(indexExpiry(this.#expiryIndex, expiresAtMsOf(stored), key));
+        completions.add(this.#rows.put(key, stored));
+        completions.add(indexExpiry(this.#expiryIndex, expiresAtMsOf(stored), key));
       }
     }
-    await Promise.all(commits);
+    await completions.settled();
   }
 
   async putMany(writes: KeyValueWrite[]): Promise<void> {
@@ -260,14 +261,14 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     // Validate everything before queueing anything, so a bad row cannot leave half a batch behind.
     writes.forEach(assertWrite);
     const nowMs = Date.now();
-    const commits: Array<Promise<boolean> | undefined> = [];
+    const completions = new LmdbWriteCompletions();
     // Queued in one event turn, so lmdb-js commits row and index entries in one transaction.
     for (const write of writes) {
       const expiresAtMs = expiresAtMsFor(write.ttlSeconds, nowMs);
-      commits.push(this.#rows.put(write.key, wrapValue(write.value, expiresAtMs)));
-      commits.push(indexExpiry(this.#expiryIndex, expiresAtMs, write.key));
+      completions.add(this.#rows.put(write.key, wrapValue(write.value, expiresAtMs)));
+      completions.add(indexExpiry(this.#expiryIndex, expiresAtMs, write.key));
     }
-    await Promise.all(commits);
+    await completions.settled();
   }
 
   async delete(key: Buffer): Promise<void> {
@@ -278,7 +279,9 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     this.#assertOpen();
     keys.forEach(assertKey);
     // A stale expiry-index entry may remain; the sweep discards it (see lmdb-expiry-index.ts).
-    await Promise.all(keys.map((key) => this.#rows.remove(key)));
+    const completions = new LmdbWriteCompletions();
+    for (const key of keys) completions.add(this.#rows.remove(key));
+    await completions.settled();
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
