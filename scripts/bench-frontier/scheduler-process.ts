@@ -22,6 +22,8 @@ export async function startBenchScheduler(options: {
   dataDirectory: string;
   environment?: NodeJS.ProcessEnv;
   profileDirectory?: string;
+  /** Another source tree to run the scheduler from (bench:frontier-ab's base side). */
+  sourceRoot?: string;
 }): Promise<BenchScheduler> {
   const startedAt = performance.now();
   const running = await startServiceProcess(
@@ -32,6 +34,7 @@ export async function startBenchScheduler(options: {
     options.profileDirectory === undefined
       ? []
       : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`],
+    options.sourceRoot,
   );
   const processStartSeconds = (performance.now() - startedAt) / 1000;
   const loaded = running.logLines.find((line) => line.msg === 'frontier loaded');

@@ -1,0 +1,234 @@
+/**
+ * Frontier A/B: the scheduler of this tree against the scheduler of another commit, in alternating
+ * runs on copies of one grown frontier — for telling a change's effect from the machine's spread,
+ * which on a shared 2-core machine is wider than most single changes (bench:frontier's own rows
+ * move by ±15 % between runs of the same code).
+ *
+ *   BENCH_AB_BASE=<commit> npm run bench:frontier-ab
+ *
+ * Grows a frontier once (bench:frontier's corpus: 100,000 domains at min_interval_ms 1000, 5 links
+ * per page), then for every round starts each side's scheduler as its own process on a fresh copy,
+ * waits for its known-URL set, warms it up (2,000 URLs) and measures every worker count with
+ * bench:frontier's load (lease + report through HTTP). Prints each run, then per side and worker
+ * count the median of URLs/s, lease p99, scheduler CPU per URL and GC seconds, and head/base
+ * ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
+ * (this checkout's node_modules linked in), removed at the end.
+ *
+ * Knobs: BENCH_AB_BASE (required: a commit, branch or tag), BENCH_AB_ROUNDS (3),
+ * BENCH_AB_WORKERS (4,16), BENCH_AB_URLS (60000 measured per worker count), BENCH_AB_SIZE
+ * (1000000 URLs), BENCH_AB_BUDGET_SECONDS (2400). Output: printed, and saved to
+ * .data/bench-frontier-ab/<time>/figures.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LmdbBackend } from '../services/common/storage/lmdb-backend';
+import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
+import { BenchCorpus } from './bench-frontier/bench-corpus';
+import { growFrontier } from './bench-frontier/frontier-growth';
+import { measureScheduler, type LoadMeasurement } from './bench-frontier/scheduler-load';
+import {
+  BENCH_TOKEN,
+  logSchedulerErrors,
+  startBenchScheduler,
+  waitForKnownUrls,
+} from './bench-frontier/scheduler-process';
+
+const BASE = process.env.BENCH_AB_BASE ?? '';
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
+const WORKER_COUNTS = (process.env.BENCH_AB_WORKERS ?? '4,16').split(',').map(Number);
+const MEASURED_URLS = Number(process.env.BENCH_AB_URLS ?? 60_000);
+const FRONTIER_SIZE = Number(process.env.BENCH_AB_SIZE ?? 1_000_000);
+const WARMUP_URLS = 2_000;
+const budget = new Budget(Number(process.env.BENCH_AB_BUDGET_SECONDS ?? 2400));
+const corpus = new BenchCorpus(100_000, 1000, 5);
+const repositoryRoot = resolve(__dirname, '..');
+const outputDirectory = resolve(
+  join('.data', 'bench-frontier-ab', new Date().toISOString().replace(/[:.]/g, '-')),
+);
+
+interface Side {
+  label: 'base' | 'head';
+  /** The source tree the scheduler runs from; undefined: this one. */
+  sourceRoot?: string;
+}
+
+interface Run {
+  side: Side['label'];
+  workerCount: number;
+  measurement: LoadMeasurement;
+}
+
+const cleanups: Array<() => void> = [];
+
+/** A detached worktree of `commit` sharing this checkout's node_modules. */
+function worktreeOf(commit: string): string {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-base-'));
+  execFileSync('git', ['worktree', 'add', '--detach', directory, commit], {
+    cwd: repositoryRoot,
+    stdio: 'ignore',
+  });
+  cleanups.push(() =>
+    execFileSync('git', ['worktree', 'remove', '--force', directory], {
+      cwd: repositoryRoot,
+      stdio: 'ignore',
+    }),
+  );
+  symlinkSync(join(repositoryRoot, 'node_modules'), join(directory, 'node_modules'));
+  return directory;
+}
+
+/** One scheduler process of `side` on a fresh copy of the grown frontier: every worker count. */
+async function runSide(side: Side, template: string): Promise<Run[]> {
+  const dataDirectory = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-run-'));
+  try {
+    cpSync(template, dataDirectory, { recursive: true });
+    const scheduler = await startBenchScheduler({ dataDirectory, sourceRoot: side.sourceRoot });
+    try {
+      await waitForKnownUrls(scheduler, 120_000);
+      const load = (workerCount: number, urlBudget: number) =>
+        measureScheduler({
+          url: scheduler.running.url,
+          pid: scheduler.running.child.pid as number,
+          token: BENCH_TOKEN,
+          corpus,
+          workerCount,
+          urlBudget,
+          frontierSize: FRONTIER_SIZE,
+          budget,
+        });
+      await load(WORKER_COUNTS[0], WARMUP_URLS);
+      const runs: Run[] = [];
+      for (const workerCount of WORKER_COUNTS) {
+        budget.assertLeft();
+        runs.push({
+          side: side.label,
+          workerCount,
+          measurement: await load(workerCount, MEASURED_URLS),
+        });
+      }
+      return runs;
+    } finally {
+      logSchedulerErrors(scheduler);
+      await scheduler.running.stop(30_000);
+    }
+  } finally {
+    rmSync(dataDirectory, { recursive: true, force: true });
+  }
+}
+
+function runText({ side, workerCount, measurement: m }: Run): string {
+  return (
+    `${side} ${workerCount} workers: ${m.urlsPerSecond.toFixed(0)} URLs/s, lease p50 ` +
+    `${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms, CPU ${m.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} µs/URL, ` +
+    `GC ${m.pauses?.gcSeconds.toFixed(2) ?? '—'} s, ${m.intervalViolationCount} interval violations`
+  );
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Medians per side and worker count, and head/base ratios, as a markdown table. */
+function summaryOf(runs: Run[]): string {
+  const figures = {
+    'URLs/s': (m: LoadMeasurement) => m.urlsPerSecond,
+    'lease p99 ms': (m: LoadMeasurement) => m.p99Ms,
+    'CPU µs/URL': (m: LoadMeasurement) => m.cpuMicrosecondsPerUrl ?? Number.NaN,
+    'GC s': (m: LoadMeasurement) => m.pauses?.gcSeconds ?? Number.NaN,
+  };
+  const lines = [
+    `| workers | figure | base median | head median | head / base |`,
+    `| ------- | ------ | ----------- | ----------- | ----------- |`,
+  ];
+  for (const workerCount of WORKER_COUNTS) {
+    for (const [name, read] of Object.entries(figures)) {
+      const of = (side: Side['label']) =>
+        median(
+          runs
+            .filter((run) => run.side === side && run.workerCount === workerCount)
+            .map((run) => read(run.measurement)),
+        );
+      const [base, head] = [of('base'), of('head')];
+      lines.push(
+        `| ${workerCount} | ${name} | ${base.toFixed(name === 'GC s' ? 2 : 1)} | ${head.toFixed(name === 'GC s' ? 2 : 1)} | ${(head / base).toFixed(2)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  if (BASE === '') {
+    log(
+      'BENCH_AB_BASE is required: the commit to compare this tree with (e.g. BENCH_AB_BASE=HEAD~1)',
+    );
+    return 2;
+  }
+  mkdirSync(outputDirectory, { recursive: true });
+  log(
+    `frontier A/B: this tree against ${BASE}; ${ROUNDS} rounds, ${WORKER_COUNTS.join('/')} workers, ` +
+      `${MEASURED_URLS.toLocaleString('en-US')} URLs each, frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs`,
+  );
+  const sides: Side[] = [{ label: 'base', sourceRoot: worktreeOf(BASE) }, { label: 'head' }];
+  const template = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-template-'));
+  cleanups.push(() => rmSync(template, { recursive: true, force: true }));
+  await growFrontier(
+    () => LmdbBackend.open(join(template, 'scheduler')),
+    corpus,
+    0,
+    FRONTIER_SIZE,
+    budget,
+  );
+  const runs: Run[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    // Alternating which side goes first, so a drift of the machine does not favour one side.
+    const order = round % 2 === 1 ? sides : [...sides].reverse();
+    for (const side of order) {
+      for (const run of await runSide(side, template)) {
+        runs.push(run);
+        log(`  round ${round}, ${runText(run)}`);
+      }
+    }
+  }
+  const summary = summaryOf(runs);
+  process.stdout.write(`\n${summary}\n`);
+  writeFileSync(
+    join(outputDirectory, 'figures.md'),
+    `frontier A/B, this tree against ${BASE}\n\n${runs.map(runText).join('\n')}\n\n${summary}\n`,
+  );
+  log(`saved to ${outputDirectory}`);
+  return 0;
+}
+
+function cleanUp(): void {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      cleanup();
+    } catch (error) {
+      log(`cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
+}
+
+main()
+  .then((code) => {
+    cleanUp();
+    log(`done in ${elapsedSeconds().toFixed(0)} s`);
+    process.exit(code);
+  })
+  .catch((error: unknown) => {
+    log(`FAIL: ${error instanceof Error ? error.message : String(error)}`);
+    cleanUp();
+    process.exit(1);
+  });
