@@ -27,9 +27,9 @@ import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier } from './bench-frontier/frontier-growth';
-import { measureScheduler, type LoadMeasurement } from './bench-frontier/scheduler-load';
+import type { LoadMeasurement } from './bench-frontier/scheduler-load';
 import {
-  BENCH_TOKEN,
+  loadAgainst,
   logSchedulerErrors,
   startBenchScheduler,
   waitForKnownUrls,
@@ -87,17 +87,7 @@ async function runSide(side: Side, template: string): Promise<Run[]> {
     const scheduler = await startBenchScheduler({ dataDirectory, sourceRoot: side.sourceRoot });
     try {
       await waitForKnownUrls(scheduler, 120_000);
-      const load = (workerCount: number, urlBudget: number) =>
-        measureScheduler({
-          url: scheduler.running.url,
-          pid: scheduler.running.child.pid as number,
-          token: BENCH_TOKEN,
-          corpus,
-          workerCount,
-          urlBudget,
-          frontierSize: FRONTIER_SIZE,
-          budget,
-        });
+      const load = loadAgainst(scheduler, { corpus, frontierSize: FRONTIER_SIZE, budget });
       await load(WORKER_COUNTS[0], WARMUP_URLS);
       const runs: Run[] = [];
       for (const workerCount of WORKER_COUNTS) {

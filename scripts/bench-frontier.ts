@@ -39,13 +39,12 @@ import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary
 import { growFrontier } from './bench-frontier/frontier-growth';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
-  measureScheduler,
   residentMemoryOf,
   TASKS_PER_LEASE,
   type LoadMeasurement,
 } from './bench-frontier/scheduler-load';
 import {
-  BENCH_TOKEN,
+  loadAgainst,
   logSchedulerErrors,
   startBenchScheduler,
   waitForKnownUrls,
@@ -239,17 +238,7 @@ async function growAndMeasureStage(options: {
     log(
       `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
     );
-    const load = (workerCount: number, urlBudget: number) =>
-      measureScheduler({
-        url: scheduler.running.url,
-        pid: scheduler.running.child.pid as number,
-        token: BENCH_TOKEN,
-        corpus,
-        workerCount,
-        urlBudget,
-        frontierSize: options.size,
-        budget,
-      });
+    const load = loadAgainst(scheduler, { corpus, frontierSize: options.size, budget });
     if (WARMUP_URLS > 0 && WORKER_COUNTS.length > 0) {
       const warmup = await load(WORKER_COUNTS[0], WARMUP_URLS);
       log(

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { log } from './bench-log';
+import { log, type Budget } from './bench-log';
+import type { BenchCorpus } from './bench-corpus';
+import { measureScheduler, type LoadMeasurement } from './scheduler-load';
 import {
   startServiceProcess,
   type StartedServiceProcess,
@@ -75,4 +77,25 @@ export function logSchedulerErrors(scheduler: BenchScheduler): void {
   for (const line of scheduler.running.logLines) {
     if (Number(line.level) >= 50) log(`  scheduler error: ${JSON.stringify(line)}`);
   }
+}
+
+/**
+ * The bench load against a started scheduler: `workerCount` workers leasing and reporting until
+ * `urlBudget` URLs are reported (scheduler-load.ts).
+ */
+export function loadAgainst(
+  scheduler: BenchScheduler,
+  context: { corpus: BenchCorpus; frontierSize: number; budget: Budget },
+): (workerCount: number, urlBudget: number) => Promise<LoadMeasurement> {
+  return (workerCount, urlBudget) =>
+    measureScheduler({
+      url: scheduler.running.url,
+      pid: scheduler.running.child.pid as number,
+      token: BENCH_TOKEN,
+      corpus: context.corpus,
+      workerCount,
+      urlBudget,
+      frontierSize: context.frontierSize,
+      budget: context.budget,
+    });
 }
