@@ -11,11 +11,11 @@ export interface CheckpointPacing {
 
 /**
  * Measured at 1M URLs (bench:frontier's frontier and load; alternating runs of 1,200 leases per
- * worker count): against the fixed slices before (500 rows, at most 40 turns) the lease p99 went
- * from 50.6 / 104.8 / 49.7 to 46.6 / 55.7 / 44.9 ms at 4 workers and from 315 / 129 / 327 to
- * 151 / 217 / 126 ms at 16, throughput unchanged or higher. A fixed 100 rows a turn helped at 4
- * workers as much but fell behind the journal at 16, whose turns are few and long
- * (back-pressure): hence slices fitted to the turns.
+ * worker count, six pairs against the fixed slices before — 500 rows, at most 40 turns): lease
+ * p99 at 4 workers ahead in four pairs (e.g. 46.6 / 55.7 / 44.9 vs 50.6 / 104.8 / 49.7 ms), at 16
+ * workers in four (e.g. 151 / 126 / 113 vs 315 / 327 / 211 ms); throughput within the runs'
+ * spread. A fixed 100 rows a turn helped at 4 workers as much but fell behind the journal at 16,
+ * whose turns are few and long (back-pressure): hence slices fitted to the turns.
  */
 export const DEFAULT_CHECKPOINT_PACING: CheckpointPacing = {
   targetMs: 500,
