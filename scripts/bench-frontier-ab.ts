@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
+import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier } from './bench-frontier/frontier-growth';
 import type { LoadMeasurement } from './bench-frontier/scheduler-load';
@@ -116,26 +117,21 @@ function runText({ side, workerCount, measurement: m }: Run): string {
   );
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** Medians per side and worker count, and head/base ratios, as a markdown table. */
 function summaryOf(runs: Run[]): string {
-  const figures = {
-    'URLs/s': (m: LoadMeasurement) => m.urlsPerSecond,
-    'lease p99 ms': (m: LoadMeasurement) => m.p99Ms,
-    'CPU µs/URL': (m: LoadMeasurement) => m.cpuMicrosecondsPerUrl ?? Number.NaN,
-    'GC s': (m: LoadMeasurement) => m.pauses?.gcSeconds ?? Number.NaN,
-  };
+  // Each figure: how it is read from a run, and the decimals it is printed with.
+  const figures: Array<[string, (m: LoadMeasurement) => number, number]> = [
+    ['URLs/s', (m) => m.urlsPerSecond, 0],
+    ['lease p99 ms', (m) => m.p99Ms, 1],
+    ['CPU µs/URL', (m) => m.cpuMicrosecondsPerUrl ?? Number.NaN, 0],
+    ['GC s', (m) => m.pauses?.gcSeconds ?? Number.NaN, 2],
+  ];
   const lines = [
     `| workers | figure | base median | head median | head / base |`,
     `| ------- | ------ | ----------- | ----------- | ----------- |`,
   ];
   for (const workerCount of WORKER_COUNTS) {
-    for (const [name, read] of Object.entries(figures)) {
+    for (const [name, read, digits] of figures) {
       const of = (side: Side['label']) =>
         median(
           runs
@@ -144,7 +140,7 @@ function summaryOf(runs: Run[]): string {
         );
       const [base, head] = [of('base'), of('head')];
       lines.push(
-        `| ${workerCount} | ${name} | ${base.toFixed(name === 'GC s' ? 2 : 1)} | ${head.toFixed(name === 'GC s' ? 2 : 1)} | ${(head / base).toFixed(2)} |`,
+        `| ${workerCount} | ${name} | ${base.toFixed(digits)} | ${head.toFixed(digits)} | ${(head / base).toFixed(2)} |`,
       );
     }
   }

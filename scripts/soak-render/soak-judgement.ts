@@ -1,4 +1,5 @@
 import type { Verdict } from '../bench-render/bench-report';
+import { median } from '../common/statistics';
 
 /** One reported interval of the soak (a minute by default). */
 export interface SoakInterval {
@@ -18,12 +19,6 @@ export interface SoakInterval {
 export const FLAT_TOLERANCE_RATIO = 0.1;
 /** Intervals judged need at least this many after the first (warm-up) one. */
 const MIN_JUDGED_INTERVAL_COUNT = 2;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 /** The intervals after the first: the first holds the browser start and the pool's sizing. */
 function judged(intervals: readonly SoakInterval[]): readonly SoakInterval[] | undefined {
