@@ -21,11 +21,7 @@ import {
 } from './contract-error';
 import { ContractFieldPicker, type FieldPicker } from './contract-field-picker';
 import type { ContractMetrics } from './contract-metrics';
-import {
-  ContractValidators,
-  describeValidationErrors,
-  findMalformedNumericParameters,
-} from './contract-validators';
+import { ContractValidators, findMalformedNumericParameters } from './contract-validators';
 import { sendErrorBody } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
@@ -216,8 +212,8 @@ function validateInput(
   const path = { ...request.params } as Record<string, unknown>;
   const pathCheck = validators.parameters(definition, 'path');
   assertPlainNumbers('path', pathCheck.schema, path);
-  if (!pathCheck.validate(path)) {
-    throw invalidRequest(describeValidationErrors('path', pathCheck.validate.errors));
+  if (!pathCheck.accepts(path)) {
+    throw invalidRequest(validators.describeParameterFailure(pathCheck, path, 'path'));
   }
 
   const query = { ...(request.query as Record<string, unknown>) };
@@ -229,8 +225,8 @@ function validateInput(
   }
   const queryCheck = validators.parameters(definition, 'query');
   assertPlainNumbers('query', queryCheck.schema, query);
-  if (!queryCheck.validate(query)) {
-    throw invalidRequest(describeValidationErrors('query', queryCheck.validate.errors));
+  if (!queryCheck.accepts(query)) {
+    throw invalidRequest(validators.describeParameterFailure(queryCheck, query, 'query'));
   }
 
   let body: unknown = undefined;
@@ -246,7 +242,7 @@ function validateInput(
     for (const field of unknownFields) {
       reportUnknownField(options, log, definition, 'body', field);
     }
-    if (!bodyCheck.validate(body)) {
+    if (!bodyCheck.accepts(body)) {
       // A body that breaks only a variant rule answers the code its schema names for it.
       const failure = validators.describeFailure(bodyCheck, body, 'body');
       const code = (failure.violationErrorCode as ErrorCode | undefined) ?? 'invalid_request';
@@ -288,7 +284,7 @@ function assertResponseMatches(
   result: unknown,
 ): void {
   const check = validators.response(definition, status);
-  if (check && !check.validate(result)) {
+  if (check && !check.accepts(result)) {
     throw new ResponseContractViolation(
       `answer of ${definition.operationId} violates the contract: ${
         validators.describeFailure(check, result, 'response').message

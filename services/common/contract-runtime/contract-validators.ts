@@ -9,8 +9,18 @@ import {
 import type { OperationDefinition } from './operation-definition';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 
-/** A compiled check plus the normalized schema it was built from (for the unknown-field walk). */
+/**
+ * Compiled checks plus the normalized schema they were built from (for the unknown-field walk).
+ * Every value runs `accepts`; only a refused one runs `validate`, whose errors explain it.
+ */
 export interface CompiledSchema {
+  /**
+   * The check every request pays for: stops at the first error and records nothing about it. The
+   * explaining one builds an error object for every failing oneOf variant and nullable anyOf
+   * branch of a valid value too — about half of what a frontier report's check allocated.
+   */
+  accepts: ValidateFunction;
+  /** The explaining check (every error, with its schema): run on values `accepts` refused. */
   validate: ValidateFunction;
   schema: JsonSchema;
   /** The same check without variant rules (oneOf refinements); set for bodies and answers. */
@@ -33,8 +43,10 @@ export interface ValidationFailure {
  */
 export class ContractValidators {
   private readonly bodyAjv: Ajv;
+  private readonly quickBodyAjv: Ajv;
   private readonly bodyWithoutVariantsAjv: Ajv;
   private readonly parameterAjv: Ajv;
+  private readonly quickParameterAjv: Ajv;
   private readonly explainer: VariantExplainer;
   private readonly definitions: Record<string, unknown>;
   private readonly cache = new Map<string, CompiledSchema | null>();
@@ -49,21 +61,30 @@ export class ContractValidators {
         normalizeOpenApiSchema(schema, documentId),
       ]),
     );
-    this.bodyAjv = this.createAjv({ coerceTypes: false });
+    this.bodyAjv = this.createAjv({ coerceTypes: false, isExplaining: true });
+    this.quickBodyAjv = this.createAjv({ coerceTypes: false, isExplaining: false });
     this.bodyWithoutVariantsAjv = this.createAjv(
-      { coerceTypes: false },
+      { coerceTypes: false, isExplaining: true },
       withoutVariantRules(this.definitions) as Record<string, unknown>,
     );
-    this.parameterAjv = this.createAjv({ coerceTypes: true });
+    this.parameterAjv = this.createAjv({ coerceTypes: true, isExplaining: true });
+    this.quickParameterAjv = this.createAjv({ coerceTypes: true, isExplaining: false });
     this.explainer = new VariantExplainer(this.bodyAjv);
   }
 
+  /** Why path or query `values` failed `check.accepts`, e.g. `query.task_count: must be >= 1`. */
+  describeParameterFailure(check: CompiledSchema, values: unknown, location: string): string {
+    check.validate(values);
+    return describeValidationErrors(location, check.validate.errors);
+  }
+
   /**
-   * Why `value` failed `check` (which just ran on it): a value that breaks only variant rules is
-   * explained by the variant it is closest to ("as failed, object_id: must be null") and carries
-   * the code the rule's schema names; anything else is described without the variants' noise.
+   * Why `value` failed `check.accepts`: a value that breaks only variant rules is explained by the
+   * variant it is closest to ("as failed, object_id: must be null") and carries the code the
+   * rule's schema names; anything else is described without the variants' noise.
    */
   describeFailure(check: CompiledSchema, value: unknown, location: string): ValidationFailure {
+    check.validate(value);
     const withoutVariants = check.validateWithoutVariants;
     if (withoutVariants === undefined || !withoutVariants(value)) {
       return {
@@ -96,18 +117,22 @@ export class ContractValidators {
     };
   }
 
+  /**
+   * An ajv for one kind of check. Both kinds apply the same defaults and coercions, so a value
+   * `accepts` passed is the value `validate` would have passed.
+   */
   private createAjv(
-    options: { coerceTypes: boolean },
+    options: { coerceTypes: boolean; isExplaining: boolean },
     definitions: Record<string, unknown> = this.definitions,
   ): Ajv {
     const ajv = new Ajv({
-      allErrors: true,
+      allErrors: options.isExplaining,
       useDefaults: true,
       coerceTypes: options.coerceTypes,
       strict: true,
       strictRequired: false,
       // oneOf errors then carry their variant schemas (their titles name the variants in messages).
-      verbose: true,
+      verbose: options.isExplaining,
     });
     addFormats(ajv);
     ajv.addVocabulary([VIOLATION_ERROR_CODE_KEYWORD]);
@@ -137,7 +162,11 @@ export class ContractValidators {
         if (parameter.required) required.push(parameter.name);
       }
       const schema: JsonSchema = { type: 'object', properties, required };
-      return { validate: this.parameterAjv.compile(schema), schema };
+      return {
+        accepts: this.quickParameterAjv.compile(schema),
+        validate: this.parameterAjv.compile(schema),
+        schema,
+      };
     }) as CompiledSchema;
   }
 
@@ -181,6 +210,7 @@ export class ContractValidators {
   private compileBody(schema: JsonSchema): CompiledSchema {
     const normalized = normalizeOpenApiSchema(schema, this.documentId) as JsonSchema;
     return {
+      accepts: this.quickBodyAjv.compile(normalized),
       validate: this.bodyAjv.compile(normalized),
       schema: normalized,
       validateWithoutVariants: this.bodyWithoutVariantsAjv.compile(
