@@ -6,18 +6,21 @@
  */
 export const SHARD_BUCKET_COUNT = 256;
 
+/** Bucket names by number, made once: a revisit-index key is built for every URL settled. */
+const BUCKET_NAMES: readonly string[] = Array.from({ length: SHARD_BUCKET_COUNT }, (_, bucket) =>
+  bucket.toString(16).padStart(2, '0'),
+);
+
 export function shardBucketOf(domain: string): string {
   let hash = 0x811c9dc5;
   for (let index = 0; index < domain.length; index += 1) {
     hash ^= domain.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
-  return ((hash >>> 0) % SHARD_BUCKET_COUNT).toString(16).padStart(2, '0');
+  return BUCKET_NAMES[(hash >>> 0) % SHARD_BUCKET_COUNT];
 }
 
 /** Every bucket, in key order. */
 export function allShardBuckets(): string[] {
-  return Array.from({ length: SHARD_BUCKET_COUNT }, (_, bucket) =>
-    bucket.toString(16).padStart(2, '0'),
-  );
+  return [...BUCKET_NAMES];
 }

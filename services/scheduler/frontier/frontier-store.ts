@@ -3,7 +3,12 @@ import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
 import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
-import { isSamePlacement, placementOf, type IndexPlacement } from './index-placement';
+import {
+  isLeaseOfDueEntry,
+  isSamePlacement,
+  placementOf,
+  type IndexPlacement,
+} from './index-placement';
 import { KnownUrlSet } from './known-url-set';
 import type { LeaseBook } from './lease-book';
 import { leasedBy } from './url-task-transitions';
@@ -196,7 +201,12 @@ export class FrontierStore {
           : previous.url_state === 'leased'
             ? placementOf(storedFormOf(previous))
             : before;
-      const storedAfter = next.url_state === 'leased' ? placementOf(storedFormOf(next)) : after;
+      const storedAfter =
+        next.url_state !== 'leased'
+          ? after
+          : previous !== undefined && isLeaseOfDueEntry(previous, before, next)
+            ? before
+            : placementOf(storedFormOf(next));
       if (!isSamePlacement(storedBefore, storedAfter)) {
         if (storedAfter !== undefined) {
           batch.put(

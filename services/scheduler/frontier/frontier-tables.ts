@@ -157,9 +157,18 @@ export const EMPTY_INDEX_ENTRY: IndexEntryDocument = {};
  * order; times are the stored `…_at` text, whose fixed width makes byte order time order.
  */
 const RANK_DIGITS = 16;
+/**
+ * Padded forms of the ranks links and rules actually use (small whole numbers), made once each: a
+ * due-index key is built several times for every URL leased and settled.
+ */
+const SMALL_RANK_LIMIT = 4096;
+const paddedSmallRanks = new Array<string | undefined>(SMALL_RANK_LIMIT);
 
 export function paddedRank(rank: number): string {
-  return String(rank).padStart(RANK_DIGITS, '0');
+  if (!Number.isInteger(rank) || rank < 0 || rank >= SMALL_RANK_LIMIT) {
+    return String(rank).padStart(RANK_DIGITS, '0');
+  }
+  return (paddedSmallRanks[rank] ??= String(rank).padStart(RANK_DIGITS, '0'));
 }
 
 /** `url_due_index:{domain}/{priority_rank}/{due_at}/{url_hash}` — a domain's due URLs in serving order. */

@@ -41,6 +41,25 @@ export function placementOf(task: UrlTaskDocument): IndexPlacement | undefined {
   }
 }
 
+/**
+ * Whether `leased`, stored, sits where `source` does: `source` is in the due index at `placement`
+ * and `leased` is the same URL with the same domain, rank and due time (a lease of it, whose
+ * stored form is `source`'s). Saves building the due key again for every URL leased.
+ */
+export function isLeaseOfDueEntry(
+  source: UrlTaskDocument,
+  placement: IndexPlacement | undefined,
+  leased: UrlTaskDocument,
+): boolean {
+  return (
+    placement?.indexName === 'due' &&
+    source.url_hash === leased.url_hash &&
+    source.domain === leased.domain &&
+    source.priority_rank === leased.priority_rank &&
+    source.due_at === leased.due_at
+  );
+}
+
 export function isSamePlacement(
   left: IndexPlacement | undefined,
   right: IndexPlacement | undefined,
