@@ -153,9 +153,8 @@ export class Checkpointer {
       // commit per turn, see WriteBehindLmdbBackend.open); nothing needs them together (the
       // journal keeps every record until the end).
       const applied: Array<Promise<void>> = [];
-      await inSlices(taken.length, this.settings.pacing, (start, end) => {
-        const slice = taken.slice(start, end);
-        applied.push(this.store.applyStoredWrites(slice.map(([, version]) => version)));
+      await inSlices(taken.versions.length, this.settings.pacing, (start, end) => {
+        applied.push(this.store.applyStoredWrites(taken.versions.slice(start, end)));
       });
       await Promise.all(applied);
       // Synced before the journal forgets them: a power loss must not lose what it held.
@@ -164,14 +163,16 @@ export class Checkpointer {
         await this.journal.removeThrough(throughSequence);
       }
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
-      await inSlices(taken.length, RELEASE_PACING, (start, end) => {
-        for (let index = start; index < end; index += 1) this.overlay.release(...taken[index]);
+      await inSlices(taken.versions.length, RELEASE_PACING, (start, end) => {
+        for (let index = start; index < end; index += 1) {
+          this.overlay.release(taken.overlayKeys[index], taken.versions[index]);
+        }
       });
       this.overlay.forgetUnreadOrder();
       this.#checkpointedSequence = throughSequence;
       this.statistics.checkpointCount += 1;
       this.statistics.versionCount += versionCount;
-      this.statistics.rowWriteCount += taken.length;
+      this.statistics.rowWriteCount += taken.versions.length;
     } catch (error) {
       this.#failure = error;
       this.onFailure(error);

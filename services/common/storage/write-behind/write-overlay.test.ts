@@ -70,7 +70,12 @@ describe('WriteOverlay', () => {
       expect(overlay.committedSize).toBe(model.size);
     }
     expect(rangeReadCount).toBeGreaterThan(500);
-    expect(new Set(overlay.committedVersions().map(([key]) => key))).toEqual(new Set(model.keys()));
+    const taken = overlay.committedVersions();
+    expect(new Set(taken.overlayKeys)).toEqual(new Set(model.keys()));
+    // Each version at its key's index.
+    taken.overlayKeys.forEach((overlayKey, index) =>
+      expect(taken.versions[index]).toBe(overlay.committedVersion(overlayKey)),
+    );
   });
 
   it('keeps a table in order while it is read by range, and sorts it again after it was dropped', () => {

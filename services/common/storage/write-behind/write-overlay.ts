@@ -26,6 +26,11 @@ export function tableOfOverlayKey(overlayKey: string): string {
 }
 
 /** A table's committed versions in key order, and whether a range read used them lately. */
+export interface CommittedVersions {
+  overlayKeys: string[];
+  versions: RowVersion[];
+}
+
 interface OrderedTable {
   /** `{service}:{table}:` */
   table: string;
@@ -106,9 +111,21 @@ export class WriteOverlay {
     }
   }
 
-  /** Every committed version with its overlay key (what a checkpoint writes), in no set order. */
-  committedVersions(): Array<[string, RowVersion]> {
-    return Array.from(this.#committed);
+  /**
+   * Every committed version and its overlay key at the same index (what a checkpoint writes), in
+   * no set order. Two flat arrays, not a pair per row: a checkpoint holds them for most of a
+   * second, long enough for tens of thousands of pairs to be promoted to the old generation.
+   */
+  committedVersions(): CommittedVersions {
+    const overlayKeys = new Array<string>(this.#committed.size);
+    const versions = new Array<RowVersion>(this.#committed.size);
+    let index = 0;
+    for (const [overlayKey, version] of this.#committed) {
+      overlayKeys[index] = overlayKey;
+      versions[index] = version;
+      index += 1;
+    }
+    return { overlayKeys, versions };
   }
 
   /** Issued, not yet durable keys in [start, end), unordered (few: the records being written). */
