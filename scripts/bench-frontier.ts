@@ -11,8 +11,9 @@
  * starts the scheduler (its start-up timed) and measures W workers each looping GET /v1/lease
  * (task_count 50) → POST /v1/report (every task done, 5 links each); every domain has
  * min_interval_ms 1000 and the in-flight cap is on, and the workers check that no domain was handed
- * out twice within its interval. The scheduler's resident memory is read after each stage; its
- * CPU is profiled during the largest stage. BullMQ: W workers each fetching 50 jobs (getNextJob)
+ * out twice within its interval. The scheduler's resident memory is read after each stage; at the
+ * largest stage one more load (the last worker count, BENCH_FRONTIER_PROFILED_URLS) runs with its
+ * CPU profiler on through the inspector — the measured rows run without one. BullMQ: W workers each fetching 50 jobs (getNextJob)
  * and completing them (moveToCompleted) — no per-domain interval, no link admission at all.
  *
  * Figures, verdicts and the CPU profile summary are printed and saved to BENCH_FRONTIER_OUTPUT
@@ -25,7 +26,7 @@
  * BENCH_FRONTIER_WARMUP_URLS (2000, unmeasured, before the first row of every scheduler process:
  * the rows measure a process whose hot paths are compiled, as in production, not its first
  * second), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
- * BENCH_FRONTIER_KILL_CHECK (1; 0: skip).
+ * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
+import { freeLoopbackPort, profileWhile } from './bench-frontier/inspector-profile';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   residentMemoryOf,
@@ -61,6 +63,7 @@ const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
 const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
 const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 2_000);
+const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
 const corpus = new BenchCorpus(
   Number(process.env.BENCH_FRONTIER_DOMAINS ?? 100_000),
@@ -154,7 +157,7 @@ async function main(): Promise<number> {
       fromSize: frontierSize,
       size,
       dataDirectory: lmdbDirectory,
-      profileDirectory: isLargest ? join(outputDirectory, 'profile') : undefined,
+      isProfiled: isLargest,
     });
     frontierSize = size;
     stages.push(stage.facts);
@@ -217,10 +220,12 @@ async function growAndMeasureStage(options: {
   size: number;
   dataDirectory: string;
   environment?: NodeJS.ProcessEnv;
-  profileDirectory?: string;
+  /** After the measured rows, one more load with the CPU profiler on (inspector-profile.ts). */
+  isProfiled?: boolean;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
   await growFrontier(options.openBackend, corpus, options.fromSize, options.size, budget);
-  const scheduler = await startBenchScheduler(options);
+  const inspectPort = options.isProfiled === true ? await freeLoopbackPort() : undefined;
+  const scheduler = await startBenchScheduler({ ...options, inspectPort });
   const stop = async () => {
     logSchedulerErrors(scheduler);
     await scheduler.running.stop(30_000);
@@ -264,6 +269,7 @@ async function growAndMeasureStage(options: {
         scheduler: measurement,
       });
     }
+    if (inspectPort !== undefined) await profileLoad(inspectPort, load, options.size);
   } finally {
     cleanups.splice(cleanups.indexOf(stop), 1);
     await stop();
@@ -279,6 +285,28 @@ async function growAndMeasureStage(options: {
       peakRssMib,
     },
   };
+}
+
+/**
+ * The profiled load: the last worker count (where the main thread is the bound) for
+ * PROFILED_URLS more URLs, profile saved to the output's profile/ directory.
+ */
+async function profileLoad(
+  inspectPort: number,
+  load: (workerCount: number, urlBudget: number) => Promise<LoadMeasurement>,
+  size: number,
+): Promise<void> {
+  const workerCount = WORKER_COUNTS[WORKER_COUNTS.length - 1];
+  if (workerCount === undefined) return;
+  const urlCount = Math.min(PROFILED_URLS, measuredUrls(size));
+  const { result, profile } = await profileWhile(inspectPort, () => load(workerCount, urlCount));
+  const profileDirectory = join(outputDirectory, 'profile');
+  mkdirSync(profileDirectory, { recursive: true });
+  writeFileSync(join(profileDirectory, `scheduler-${size}.cpuprofile`), JSON.stringify(profile));
+  log(
+    `  profiled (not measured): ${workerCount} workers, ${result.processedCount} URLs at ` +
+      `${result.urlsPerSecond.toFixed(0)} URLs/s with the profiler on`,
+  );
 }
 
 /**
@@ -431,7 +459,9 @@ function writeProfileSummary(): void {
     join(outputDirectory, 'profile'),
     join(outputDirectory, 'cpu-profile-summary.txt'),
     (fileName) =>
-      `scheduler CPU profile, stage ${STAGES[STAGES.length - 1].toLocaleString('en-US')} URLs (${fileName})`,
+      `scheduler CPU profile, stage ${STAGES[STAGES.length - 1].toLocaleString('en-US')} URLs, ` +
+      `a ${WORKER_COUNTS[WORKER_COUNTS.length - 1]}-worker load after the measured rows, which ran ` +
+      `without a profiler (${fileName})`,
   );
 }
 

@@ -46,7 +46,10 @@ function summarizeCpuProfile(
   const sampled = new Map<number, number>();
   let totalMicroseconds = 0;
   profile.samples.forEach((nodeId, index) => {
-    const delta = profile.timeDeltas[index] ?? 0;
+    // The first delta runs from the profiler's start to its first sample: a profiler started on a
+    // running process spends it listing the code already compiled (~0.3 s on the scheduler at 1M
+    // URLs), which no sample describes.
+    const delta = index === 0 ? 0 : (profile.timeDeltas[index] ?? 0);
     sampled.set(nodeId, (sampled.get(nodeId) ?? 0) + delta);
     totalMicroseconds += delta;
   });
@@ -56,6 +59,9 @@ function summarizeCpuProfile(
     const file = url.startsWith('file://') ? relative(options.root, url.slice(7)) : url;
     // TypeScript run through tsx has no useful line numbers in the profile: name the file only.
     const where = file.endsWith('.ts') ? file : `${file}:${lineNumber + 1}`;
+    // Neither name nor script: a native function called from JavaScript (lmdb-js's reads and
+    // cursor moves mostly), which V8 samples as an anonymous frame.
+    if (functionName === '' && file === '') return '(native function)';
     return `${functionName || '(anonymous)'}${file ? ` ${where}` : ''}`;
   };
   const self = new Map<string, number>();

@@ -23,7 +23,8 @@ export const BENCH_TOKEN = 'bench-frontier-token-0123456789';
 export async function startBenchScheduler(options: {
   dataDirectory: string;
   environment?: NodeJS.ProcessEnv;
-  profileDirectory?: string;
+  /** Opens the scheduler's inspector on this loopback port (for profileWhile). */
+  inspectPort?: number;
   /** Another source tree to run the scheduler from (bench:frontier-ab's base side). */
   sourceRoot?: string;
 }): Promise<BenchScheduler> {
@@ -33,9 +34,7 @@ export async function startBenchScheduler(options: {
     ['--data-dir', options.dataDirectory, '--domain-in-flight-cap', '2'],
     { SCHEDULER_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'info', ...options.environment },
     300_000,
-    options.profileDirectory === undefined
-      ? []
-      : ['--cpu-prof', `--cpu-prof-dir=${options.profileDirectory}`],
+    options.inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${options.inspectPort}`],
     options.sourceRoot,
   );
   const processStartSeconds = (performance.now() - startedAt) / 1000;
