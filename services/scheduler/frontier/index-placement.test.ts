@@ -1,29 +1,12 @@
-import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
+import { storedFormOf } from './frontier-documents';
 import { dueIndexKey, paddedRank } from './frontier-tables';
 import { isLeaseOfDueEntry, isSamePlacement, placementOf } from './index-placement';
 import { leasedBy } from './url-task-transitions';
-import { newUrlTask } from './url-task-factory';
-
-const nowMs = Date.UTC(2026, 7, 15, 7, 0, 0);
-
-function queuedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
-  const task = newUrlTask(
-    { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
-    {
-      url_state: 'queued',
-      priority_rank: 10,
-      seed_priority_rank: null,
-      priority_rank_offset: 0,
-      robots_rule_verified_at: null,
-    },
-    nowMs,
-  );
-  return { ...task, ...overrides };
-}
+import { queuedUrlTask } from '../testing/url-task-fixtures';
 
 describe('isLeaseOfDueEntry', () => {
   it('holds for a lease of a due URL, whose stored form sits at the same due key', () => {
-    const source = queuedTask();
+    const source = queuedUrlTask();
     const placement = placementOf(source);
     const leased = leasedBy(source);
     expect(placement?.indexName).toBe('due');
@@ -37,14 +20,14 @@ describe('isLeaseOfDueEntry', () => {
     ['another URL', { url_hash: 'fedcba9876543210fedcba9876543210' }],
     ['another domain', { domain: 'b.example' }],
   ])('does not hold for a leased document with %s', (_name, change) => {
-    const source = queuedTask();
+    const source = queuedUrlTask();
     const leased = leasedBy({ ...source, ...change });
     expect(isLeaseOfDueEntry(source, placementOf(source), leased)).toBe(false);
     expect(isSamePlacement(placementOf(source), placementOf(storedFormOf(leased)))).toBe(false);
   });
 
   it('does not hold for a URL that was not in the due index', () => {
-    const source = queuedTask({ is_in_due_index: false });
+    const source = queuedUrlTask({ is_in_due_index: false });
     expect(placementOf(source)?.indexName).toBe('revisit');
     expect(isLeaseOfDueEntry(source, placementOf(source), leasedBy(source))).toBe(false);
   });

@@ -7,7 +7,7 @@ import {
   leasedBy,
   type RecrawlPolicy,
 } from './url-task-transitions';
-import { newUrlTask } from './url-task-factory';
+import { FIXTURE_NOW_MS, queuedUrlTask } from '../testing/url-task-fixtures';
 
 const policy: RecrawlPolicy = {
   maxAttemptCount: 3,
@@ -17,22 +17,9 @@ const policy: RecrawlPolicy = {
   defaultRevisitIntervalSeconds: 1000,
   maxRevisitIntervalSeconds: 3000,
 };
-const nowMs = Date.UTC(2026, 7, 15, 7, 0, 0);
+const nowMs = FIXTURE_NOW_MS;
 const rule = { revisitIntervalSeconds: null } as RuleSummary;
-
-function queuedTask(): UrlTaskDocument {
-  return newUrlTask(
-    { url: 'https://a.example/', urlHash: '0123456789abcdef0123456789abcdef', domain: 'a.example' },
-    {
-      url_state: 'queued',
-      priority_rank: 10,
-      seed_priority_rank: null,
-      priority_rank_offset: 0,
-      robots_rule_verified_at: null,
-    },
-    nowMs,
-  );
-}
+const queuedTask = () => queuedUrlTask();
 
 function leasedTask(overrides: Partial<UrlTaskDocument> = {}): UrlTaskDocument {
   return leasedBy({ ...queuedTask(), ...overrides });
