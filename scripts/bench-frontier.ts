@@ -13,8 +13,9 @@
  * min_interval_ms 1000 and the in-flight cap is on, and the workers check that no domain was handed
  * out twice within its interval. The scheduler's resident memory is read after each stage; at the
  * largest stage one more load (the last worker count, BENCH_FRONTIER_PROFILED_URLS) runs with its
- * CPU profiler on through the inspector — the measured rows run without one. BullMQ: W workers each fetching 50 jobs (getNextJob)
- * and completing them (moveToCompleted) — no per-domain interval, no link admission at all.
+ * CPU profiler on through the inspector — the measured rows run without one. BullMQ: W workers
+ * each fetching 50 jobs (getNextJob) and completing them (moveToCompleted) — no per-domain
+ * interval, no link admission at all.
  *
  * Figures, verdicts and the CPU profile summary are printed and saved to BENCH_FRONTIER_OUTPUT
  * (default .data/bench-frontier/<time>/). Bounded: the run aborts after BENCH_FRONTIER_BUDGET_SECONDS

@@ -25,12 +25,13 @@ export function tableOfOverlayKey(overlayKey: string): string {
   return second < 0 ? '' : overlayKey.slice(0, second + 1);
 }
 
-/** A table's committed versions in key order, and whether a range read used them lately. */
+/** The committed versions a checkpoint takes, each at the index of its overlay key. */
 export interface CommittedVersions {
   overlayKeys: string[];
   versions: RowVersion[];
 }
 
+/** A table's committed versions in key order, and whether a range read used them lately. */
 interface OrderedTable {
   /** `{service}:{table}:` */
   table: string;
