@@ -245,7 +245,13 @@ describe('the system end to end', () => {
       },
       120_000,
     );
-    expect((await urlTask(`${gated.baseUrl}/`)).url_state).toBe('dropped');
+    // The verdict reaches the scheduler through the sampler's rule outbox, a moment after the
+    // sampler's own queue shows it.
+    await waitFor(
+      "the scheduler to drop the undecided site's URL",
+      async () => ((await urlTask(`${gated.baseUrl}/`)).url_state === 'dropped' ? true : undefined),
+      30_000,
+    );
 
     // A consumer token through the real operator endpoint; it opens the three exports only.
     const issued = await admin.issueConsumerToken({ consumer_id: 'e2e-consumer' });
