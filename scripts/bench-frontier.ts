@@ -29,6 +29,7 @@
  * second), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
  * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000).
  */
+import { freeLoopbackPort } from '../services/common/testing/free-loopback-port';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,7 +40,7 @@ import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
-import { freeLoopbackPort, profileWhile } from './bench-frontier/inspector-profile';
+import { profileWhile } from './bench-frontier/inspector-profile';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   residentMemoryOf,

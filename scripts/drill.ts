@@ -1,5 +1,5 @@
+import { freeLoopbackPort } from '../services/common/testing/free-loopback-port';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -47,18 +47,6 @@ const WAIT_FOR_RENDERS_MS = 30_000;
 
 function say(line: string): void {
   console.log(`drill: ${line}`);
-}
-
-/** A port free on 127.0.0.1 right now. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

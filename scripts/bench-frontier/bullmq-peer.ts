@@ -1,6 +1,6 @@
+import { freeLoopbackPort } from '../../services/common/testing/free-loopback-port';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +24,7 @@ export class BullmqPeer {
   static async start(): Promise<BullmqPeer> {
     const binary = ensureRedisServer();
     const directory = mkdtempSync(join(tmpdir(), 'bench-redis-'));
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const child = spawn(
       binary,
       [
@@ -129,19 +129,6 @@ export class BullmqPeer {
         completedCount === 0 ? undefined : (cpuMilliseconds * 1000) / completedCount,
     };
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
 }
 
 function ensureRedisServer(): string {

@@ -1,36 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { setTimeout as delay } from 'node:timers/promises';
-import { freeLoopbackPort, profileWhile } from './inspector-profile';
+import {
+  startSupervisedProcess,
+  stopSupervisedProcesses,
+  type SupervisedProcess,
+} from '../../services/common/process/child-process-supervisor';
+import { freeLoopbackPort } from '../../services/common/testing/free-loopback-port';
+import { profileWhile } from './inspector-profile';
 
 interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string } }>;
   samples: number[];
 }
 
-/** Resolves once `stream` has printed `text` (or rejects after `timeoutMs`). */
-async function waitForOutput(
-  stream: NodeJS.ReadableStream | null,
-  text: string,
-  timeoutMs: number,
-): Promise<string> {
-  let output = '';
-  stream?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (const deadline = Date.now() + timeoutMs; !output.includes(text);) {
-    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs} ms: ${output}`);
-    await delay(20);
-  }
-  return output;
-}
+const READY_LINE = /^port (\d+) ready$/;
 
 /**
  * A Node process with its inspector on `port` and an HTTP server that spins in a named function for
  * 300 ms per request: the test asks for the spin inside the profiled window, so the window holds it
- * however slowly a loaded machine runs either process. Resolves with the server's port.
+ * however slowly a loaded machine runs either process. The inspector listens before the script
+ * runs, so the ready line comes after it. Resolves with the server's port.
  */
 async function startSpinningServer(
   port: number,
-): Promise<{ child: ChildProcess; httpPort: number }> {
+): Promise<{ supervised: SupervisedProcess; httpPort: number }> {
   const script = `
     function spinForTheProfiler() { const end = Date.now() + 300; while (Date.now() < end); }
     const server = require('node:http').createServer((request, response) => {
@@ -39,35 +30,29 @@ async function startSpinningServer(
     });
     server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port + ' ready'));
     setTimeout(() => process.exit(0), 30000);`;
-  const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, '-e', script], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  let httpPort = 0;
+  const supervised = await startSupervisedProcess({
+    name: 'spinning server',
+    command: process.execPath,
+    argumentList: [`--inspect=127.0.0.1:${port}`, '-e', script],
+    environment: process.env,
+    isReadyLine: (line) => READY_LINE.test(line),
+    onLine: (_name, line) => (httpPort = Number(READY_LINE.exec(line)?.[1] ?? httpPort)),
+    readyTimeoutMs: 20_000,
   });
-  // The inspector announces itself on stderr once it listens.
-  const [, stdout] = await Promise.all([
-    waitForOutput(child.stderr, 'Debugger listening', 20_000),
-    waitForOutput(child.stdout, 'ready', 20_000),
-  ]);
-  return { child, httpPort: Number(/port (\d+) ready/.exec(stdout)?.[1]) };
+  return { supervised, httpPort };
 }
 
 describe('profileWhile', () => {
-  let child: ChildProcess | undefined;
-  afterEach(async () => {
-    const running = child;
-    child = undefined;
-    if (running !== undefined && running.exitCode === null && running.signalCode === null) {
-      const exited = once(running, 'exit');
-      running.kill('SIGKILL');
-      await exited;
-    }
-  });
+  const started: SupervisedProcess[] = [];
+  afterEach(() => stopSupervisedProcesses(started.splice(0), 1000));
 
   it("profiles the other process's main thread for the window of the work it runs", async () => {
     const port = await freeLoopbackPort();
-    const started = await startSpinningServer(port);
-    child = started.child;
+    const { supervised, httpPort } = await startSpinningServer(port);
+    started.push(supervised);
     const { result, profile } = await profileWhile(port, async () =>
-      (await fetch(`http://127.0.0.1:${started.httpPort}/`)).text(),
+      (await fetch(`http://127.0.0.1:${httpPort}/`)).text(),
     );
     expect(result).toBe('spun');
     const { nodes, samples } = profile as CpuProfile;
@@ -82,11 +67,5 @@ describe('profileWhile', () => {
     expect({ busiest: busiest?.[0], sampleCounts }).toMatchObject({
       busiest: 'spinForTheProfiler',
     });
-  });
-
-  it('answers a loopback port nothing listens on', async () => {
-    const port = await freeLoopbackPort();
-    expect(port).toBeGreaterThan(0);
-    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
   });
 });

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import WebSocket from 'ws';
 
 /**
@@ -9,21 +8,6 @@ import WebSocket from 'ws';
  * more CPU on every URL and 11 % off the 16-worker throughput. So the measured rows run without
  * one, and the profile comes from a load of its own afterwards.
  */
-
-/** A loopback port free at the moment of asking (the inspector binds it right after). */
-export async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') {
-    throw new Error('no loopback port to give the inspector');
-  }
-  return address.port;
-}
 
 /** A minimal Chrome DevTools Protocol session over the inspector's WebSocket. */
 class InspectorSession {

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { freeLoopbackPort } from '../../services/common/testing/free-loopback-port';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,15 +30,6 @@ const samplerToken = 'switch-sampler-token-0123456789';
 const API_BACKED_HOST = '127.0.0.8';
 /** The shortest re-visit interval the scheduler accepts. */
 const REVISIT_INTERVAL_SECONDS = 60;
-
-/** A port nothing listens on now (the sampler's, given before it starts). */
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('contract v2: a domain switches from render to api', () => {
   let demo: DemoSite;

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '../common/testing/free-loopback-port';
 import { DemoSite, startDemoSite } from '../../scripts/demo-site/demo-site';
 import { ContractHttpError, TooManyRequestsError } from '../common/contract-runtime/client-errors';
 import { urlHash } from '../common/url/url-hash';
@@ -35,14 +34,6 @@ let unreachableBaseUrl: string;
 
 const [CSR_HOST, LIMIT_HOST, PLAIN_HOST] = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
-async function closedPort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   site = await startDemoSite({ crawlDelaySeconds: 0 });
   forbidden = await startConnectionCountingListener('127.0.0.9');
@@ -56,7 +47,7 @@ beforeAll(async () => {
     path === '/flaky' && isFlaky ? { status: 503 } : { status: path === '/robots.txt' ? 404 : 200 },
   );
   untouched = await startScriptedOrigin('127.0.0.10', () => ({ status: 200 }));
-  unreachableBaseUrl = `http://127.0.0.8:${await closedPort('127.0.0.8')}`;
+  unreachableBaseUrl = `http://127.0.0.8:${await freeLoopbackPort('127.0.0.8')}`;
   downloader = await startTestDownloader({
     // Exactly the addresses served from (127.0.0.7 by the backoff test's own downloader); 127.0.0.9
     // stays refused.
