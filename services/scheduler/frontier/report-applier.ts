@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { DomainHealthMonitor, HealthObservation } from '../health/domain-health-monitor';
 import type { Clock } from './clock';
 import type { FrontierActivity } from './frontier-activity';
@@ -71,8 +72,14 @@ export class ReportApplier {
     assertFetchStatusTable(request.result_list);
     const known = await this.dependencies.answers.find(request.lease_id);
     if (known !== undefined) return this.#answerAgain(known, request);
+    // Without these turns the body's parsing and checks, the links, the decision and the encoding
+    // run as one piece, and a lease whose commit completed meanwhile is answered only after all of
+    // it. Alternating 1M runs at 4 workers (bench:frontier-ab, four rounds): lease p50 12.2–12.9
+    // vs 13.6–15.1 ms, p99 39.0–42.7 vs 42.6–55.8 ms, throughput the same.
+    await setImmediate();
     // Pure work (normalizing and hashing every link) before queueing for the lock.
     const preparedLinks = this.dependencies.links.prepare(request.result_list);
+    await setImmediate();
     const decision = await this.dependencies.mutator.run((batch) =>
       this.#decide(batch, request, preparedLinks),
     );
