@@ -259,6 +259,7 @@ async function growAndMeasureStage(options: {
       log(
         `  scheduler (${options.backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
           `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
+          `${measurement.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease, ` +
           `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
           `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
           checkpointText(measurement) +
@@ -355,14 +356,15 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | interval violations | scheduler CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | ------------------- | -------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | ratio |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | --------------- | ------------------- | -------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ----- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
     lines.push(
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
-        `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ${scheduler.intervalViolationCount} | ` +
+        `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ` +
+        `${scheduler.tasksPerLease?.toFixed(1) ?? '—'} | ${scheduler.intervalViolationCount} | ` +
         `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
         `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
         `${scheduler.commits?.checkpoint?.rowWritesPerUrl.toFixed(2) ?? '—'} | ` +
@@ -395,10 +397,25 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   }
 
   const lmdbRows = rows.filter((row) => row.backendLabel === 'lmdb');
-  const bestAt = (size: number) =>
-    Math.max(
-      ...lmdbRows.filter((row) => row.size === size).map((row) => row.scheduler.urlsPerSecond),
-    );
+  const bestRowAt = (size: number): Row | undefined =>
+    lmdbRows
+      .filter((row) => row.size === size)
+      .reduce<Row | undefined>(
+        (best, row) =>
+          best === undefined || row.scheduler.urlsPerSecond > best.scheduler.urlsPerSecond
+            ? row
+            : best,
+        undefined,
+      );
+  const bestAt = (size: number) => bestRowAt(size)?.scheduler.urlsPerSecond ?? Number.NaN;
+  // A best row with short leases was bound by the domains' intervals (too few due), not by speed.
+  const bestText = STAGES.map((size) => {
+    const best = bestRowAt(size);
+    return best === undefined
+      ? `${size.toLocaleString('en-US')}: not measured`
+      : `${size.toLocaleString('en-US')}: ${best.scheduler.urlsPerSecond.toFixed(0)} at ${best.workerCount} workers, ` +
+          `${best.scheduler.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease`;
+  }).join('; ');
   const smallest = STAGES[0];
   const largest = STAGES[STAGES.length - 1];
   const largestStage = stages.find(
@@ -409,7 +426,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   );
   const checks: Array<[string, boolean]> = [
     [
-      `>= ${TARGETS.urlsPerSecond.toLocaleString('en-US')} URLs/s leased and reported at every stage (best worker count)`,
+      `>= ${TARGETS.urlsPerSecond.toLocaleString('en-US')} URLs/s leased and reported at every stage (best worker count: ${bestText})`,
       STAGES.every((size) => bestAt(size) >= TARGETS.urlsPerSecond),
     ],
     [

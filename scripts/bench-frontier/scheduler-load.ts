@@ -12,6 +12,11 @@ export interface LoadMeasurement {
   /** Domains certainly handed out twice within their interval (as the workers' clocks bound it). */
   intervalViolationCount: number;
   processedCount: number;
+  /**
+   * Tasks per lease answered (of TASKS_PER_LEASE asked for; empty answers included). Fewer: the row is
+   * bound by the domains' intervals, not by the scheduler — too few domains are due.
+   */
+  tasksPerLease?: number;
   /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
   cpuMicrosecondsPerUrl?: number;
   /** The scheduler's group commits during the run (its metrics): where the time of a request goes. */
@@ -135,7 +140,8 @@ export async function measureScheduler(options: {
   const lastLeasedAt = new Map<string, number>();
   let intervalViolationCount = 0;
   let reportedCount = 0;
-  let emptyLeaseCount = 0;
+  let leaseCount = 0;
+  let leasedTaskCount = 0;
   const serial = { next: Math.floor(Math.random() * 1e12) };
   const cpuBefore = cpuMillisecondsOf(options.pid);
   const totalsBefore = await schedulerTotalsOf(options.url);
@@ -163,10 +169,9 @@ export async function measureScheduler(options: {
           }
           lastLeasedAt.set(task.domain, sent);
         }
-        if (lease.task_list.length === 0) {
-          emptyLeaseCount += 1;
-          continue;
-        }
+        leaseCount += 1;
+        leasedTaskCount += lease.task_list.length;
+        if (lease.task_list.length === 0) continue;
         await client.reportLease({
           lease_id: lease.lease_id,
           worker_id: lease.worker_id,
@@ -187,6 +192,7 @@ export async function measureScheduler(options: {
     p99Ms: percentile(sorted, 0.99),
     intervalViolationCount,
     processedCount: reportedCount,
+    tasksPerLease: leaseCount === 0 ? undefined : leasedTaskCount / leaseCount,
     cpuMicrosecondsPerUrl:
       reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
     pauses: {
