@@ -47,7 +47,10 @@ describe('contract v2: a domain switches from render to api', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(started.map((service) => service.stop()));
+    // Last started first: a downloader stopping delivers its finished reports to a scheduler that
+    // still answers; stopped together it retried them until killed, leaving Chromium's TMPDIR
+    // (`/tmp/chromium-<hash>`) behind.
+    for (const service of [...started].reverse()) await service.stop();
     await demo?.stop();
     if (workDirectory) await removeWorkDirectory(workDirectory);
   });
