@@ -6,6 +6,7 @@ import { SamplerClient } from '../../generated/sampler';
 import { SchedulerClient } from '../../generated/scheduler';
 import {
   startServiceProcess,
+  stopLastStartedFirst,
   type StartedServiceProcess,
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
@@ -47,10 +48,7 @@ describe('contract v2: a domain switches from render to api', () => {
   });
 
   afterAll(async () => {
-    // Last started first: a downloader stopping delivers its finished reports to a scheduler that
-    // still answers; stopped together it retried them until killed, leaving Chromium's TMPDIR
-    // (`/tmp/chromium-<hash>`) behind.
-    for (const service of [...started].reverse()) await service.stop();
+    await stopLastStartedFirst(started);
     await demo?.stop();
     if (workDirectory) await removeWorkDirectory(workDirectory);
   });

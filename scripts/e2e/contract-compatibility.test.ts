@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SchedulerClient } from '../../generated/scheduler';
 import {
   startServiceProcess,
+  stopLastStartedFirst,
   type StartedServiceProcess,
 } from '../../services/common/testing/service-process';
 import { urlHash } from '../../services/common/url';
@@ -48,7 +49,7 @@ describe('contract compatibility across versions, at run time', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(started.map((service) => service.stop()));
+    await stopLastStartedFirst(started);
     await demo?.stop();
     if (workDirectory) await removeWorkDirectory(workDirectory);
   });
@@ -161,7 +162,7 @@ describe('contract compatibility across versions, at run time', () => {
         field: 'task_list[].api_endpoint',
       }),
     ).toBeGreaterThan(0);
-    await Promise.all(started.splice(0).map((service) => service.stop()));
+    await stopLastStartedFirst(started);
   }, 240_000);
 
   it('this downloader crawls with the previous contract’s scheduler, which counts the result field it does not know', async () => {

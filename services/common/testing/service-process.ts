@@ -82,3 +82,13 @@ export async function startServiceProcess(
     },
   };
 }
+
+/**
+ * Stops `services` last-started first, and empties the list: each service's clients stop while
+ * what they call still answers. Stopped together, a downloader retried its finished reports
+ * against a stopped scheduler until it was killed after the grace period, leaving Chromium's
+ * TMPDIR (`/tmp/chromium-<hash>`) behind.
+ */
+export async function stopLastStartedFirst(services: StartedServiceProcess[]): Promise<void> {
+  for (const service of services.splice(0).reverse()) await service.stop();
+}
