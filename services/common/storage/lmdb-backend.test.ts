@@ -119,6 +119,31 @@ test('rejects keys LMDB cannot store, before writing anything', async () => {
   }
 });
 
+test('an open start reaches keys of every first byte, and what a scan returns stays intact', async () => {
+  const backend = await LmdbBackend.open(directory, NO_BACKGROUND_SWEEP);
+  try {
+    // Below and around lmdb-js's own default first key ([5]), and long enough (> 64 bytes) to be
+    // read into pooled Buffers rather than V8's on-heap arrays.
+    const keys = [[0x00, 0x01], [0x04], [0x05], [0xff]].map((head) =>
+      Buffer.concat([Buffer.from(head), Buffer.alloc(80, head[0] + 1)]),
+    );
+    await backend.putMany(keys.map((key, index) => ({ key, value: Buffer.alloc(90, index) })));
+    const everything = { start: Buffer.alloc(0), end: Buffer.alloc(2, 0xff) };
+    const scanned = await backend.scan({ ...everything, limit: 10 });
+    expect(scanned.map((entry) => entry.key)).toEqual(keys);
+    // Later reads reuse lmdb-js's read buffer; the entries read before must not change with it.
+    await backend.scan({ ...everything, limit: 10 });
+    await backend.getMany(keys);
+    expect(scanned.map((entry) => entry.value)).toEqual(
+      keys.map((_, index) => Buffer.alloc(90, index)),
+    );
+    await backend.deleteRange(everything);
+    expect(await backend.scan({ ...everything, limit: 10 })).toEqual([]);
+  } finally {
+    await backend.close();
+  }
+});
+
 test('write metrics, when tracked, count transactions, pages and time until the sync', async () => {
   const untracked = await LmdbBackend.open(directory, NO_BACKGROUND_SWEEP);
   expect(untracked.writeMetrics()).toBeUndefined();

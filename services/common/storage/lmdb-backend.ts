@@ -1,5 +1,6 @@
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
+import { POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
 import { LmdbWriteCompletions } from './lmdb-write-completions';
 import { replayLeftoverJournal } from './write-behind/journal-replay';
 import type { StoredWrite } from './write-behind/journal-record';
@@ -111,9 +112,16 @@ export function assertScanLimit(limit: number): void {
   }
 }
 
+/**
+ * The lowest key LMDB can hold (keys are never empty). An open start is given as this explicit
+ * bound: lmdb-js begins a range without a start at its own default first key — [5] with the pooled
+ * key reader (lmdb-pooled-binary.ts) — and would pass over every key below it.
+ */
+const LOWEST_KEY = Buffer.from([0]);
+
 /** lmdb-js cursor bounds of a range: an empty start is "from the first key". */
-function cursorRange(range: KeyRange): { start: Buffer | undefined; end: Buffer } {
-  return { start: range.start.length > 0 ? range.start : undefined, end: range.end };
+function cursorRange(range: KeyRange): { start: Buffer; end: Buffer } {
+  return { start: range.start.length > 0 ? range.start : LOWEST_KEY, end: range.end };
 }
 
 /**
@@ -150,11 +158,13 @@ export class LmdbBackend implements OrderedKeyValueBackend {
       eventTurnBatching: options.commitsWholeTurns ?? true,
     };
     this.#environment = open(environmentOptions);
-    const binary = { keyEncoding: 'binary', encoding: 'binary' } as const;
-    this.#rows = this.#environment.openDB<Buffer, Buffer>({ name: 'rows', ...binary });
+    this.#rows = this.#environment.openDB<Buffer, Buffer>({
+      name: 'rows',
+      ...POOLED_BINARY_ENCODING,
+    });
     this.#expiryIndex = this.#environment.openDB<Buffer, Buffer>({
       name: 'expiry_index',
-      ...binary,
+      ...POOLED_BINARY_ENCODING,
     });
     this.#sweepBatchSize = options.sweepBatchSize ?? 1000;
     const onSweepError =
@@ -323,7 +333,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     if (Buffer.compare(range.start, range.end) >= 0) return;
     for (const { key, value } of this.#rows.getRange(cursorRange(range))) {
       const payload = livePayloadOf(value, nowMs);
-      // lmdb-js hands out fresh slices for binary keys and values, so no defensive copy.
+      // Keys and values are read as copies (lmdb-pooled-binary.ts), so no defensive copy.
       if (payload !== undefined) yield { key, value: payload };
     }
   }

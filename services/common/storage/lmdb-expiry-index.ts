@@ -39,10 +39,10 @@ export function sweepExpiredRows(
   batchSize: number,
 ): Promise<number> {
   return rows.transaction(() => {
-    const dueEnd = encodeExpiry(nowMs + 1);
-    const dueKeys = Array.from(expiryIndex.getKeys({ end: dueEnd, limit: batchSize }), (key) =>
-      Buffer.from(key),
-    );
+    // Both bounds given: the database's keys are read by lmdb-pooled-binary.ts, without the
+    // default first key of lmdb-js's own binary keys.
+    const range = { start: encodeExpiry(0), end: encodeExpiry(nowMs + 1), limit: batchSize };
+    const dueKeys = Array.from(expiryIndex.getKeys(range));
     let deletedRows = 0;
     for (const indexKey of dueKeys) {
       const rowKey = indexKey.subarray(EXPIRY_PREFIX_BYTES);
