@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { log, percentile, type Budget } from './bench-log';
-import { cpuMillisecondsOf, type LoadMeasurement } from './scheduler-load';
+import { cpuMicrosecondsSince, cpuMillisecondsOf, type LoadMeasurement } from './scheduler-load';
 
 /**
  * The peer: BullMQ on a local Redis (AOF on, fsync every second — BullMQ's usual durable setting;
@@ -94,6 +94,7 @@ export class BullmqPeer {
     const fetchLatencies: number[] = [];
     let completedCount = 0;
     const cpuBefore = cpuMillisecondsOf(this.redisPid);
+    const clientCpuBefore = process.cpuUsage();
     const began = performance.now();
     try {
       await Promise.all(
@@ -117,6 +118,7 @@ export class BullmqPeer {
       await Promise.all(workers.map((worker) => worker.close()));
     }
     const seconds = (performance.now() - began) / 1000;
+    const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
     const cpuMilliseconds = cpuMillisecondsOf(this.redisPid) - cpuBefore;
     const sorted = fetchLatencies.sort((left, right) => left - right);
     return {
@@ -127,6 +129,7 @@ export class BullmqPeer {
       processedCount: completedCount,
       cpuMicrosecondsPerUrl:
         completedCount === 0 ? undefined : (cpuMilliseconds * 1000) / completedCount,
+      clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, completedCount),
     };
   }
 }

@@ -19,6 +19,11 @@ export interface LoadMeasurement {
   tasksPerLease?: number;
   /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
   cpuMicrosecondsPerUrl?: number;
+  /**
+   * CPU the workers' side used per URL (or job): this bench process, which runs the workers and
+   * nothing else while it measures. It shares the two cores with the server.
+   */
+  clientCpuMicrosecondsPerUrl: number;
   /** The scheduler's group commits during the run (its metrics): where the time of a request goes. */
   commits?: CommitFigures;
   /** The scheduler's event-loop delay and garbage collection during the run. */
@@ -145,6 +150,7 @@ export async function measureScheduler(options: {
   const serial = { next: Math.floor(Math.random() * 1e12) };
   const cpuBefore = cpuMillisecondsOf(options.pid);
   const totalsBefore = await schedulerTotalsOf(options.url);
+  const clientCpuBefore = process.cpuUsage();
   const began = performance.now();
   await Promise.all(
     Array.from({ length: options.workerCount }, async (_, worker) => {
@@ -182,6 +188,7 @@ export async function measureScheduler(options: {
     }),
   );
   const seconds = (performance.now() - began) / 1000;
+  const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
   const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
   const totalsAfter = await schedulerTotalsOf(options.url);
   const commitCount = totalsAfter.count - totalsBefore.count;
@@ -195,6 +202,7 @@ export async function measureScheduler(options: {
     tasksPerLease: leaseCount === 0 ? undefined : leasedTaskCount / leaseCount,
     cpuMicrosecondsPerUrl:
       reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
+    clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, reportedCount),
     pauses: {
       loopDelayP99Ms: totalsAfter.pauses.loopDelayP99Ms,
       loopDelayMaxMs: totalsAfter.pauses.loopDelayMaxMs,
@@ -232,6 +240,12 @@ export function residentMemoryOf(pid: number): { currentMib: number; peakMib: nu
   const kibOf = (field: string) =>
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { currentMib: kibOf('VmRSS') / 1024, peakMib: kibOf('VmHWM') / 1024 };
+}
+
+/** CPU time this process (all its threads) used since `before`, in microseconds. */
+export function cpuMicrosecondsSince(before: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(before);
+  return user + system;
 }
 
 /** CPU time a process has used so far (user + system, Linux /proc), in milliseconds. */
