@@ -33,15 +33,16 @@ const pooledBinaryKeys = {
 };
 
 /**
- * lmdb-js's value encoder interface (`encoder`). `decode` receives the shared read buffer and the
- * value's size — lmdb-js passes it uncopied because `needsStableBuffer` is not set.
+ * lmdb-js's value encoder interface (`encoder`). `decode` receives the shared read buffer uncopied
+ * (`needsStableBuffer` is not set) and, from a cursor, the value's size; `get` passes its options
+ * there instead, and sets the shared buffer's `length` to the size.
  */
 const pooledBinaryValues = {
   encode(value: Buffer): Buffer {
     return value;
   },
-  decode(bytes: Buffer, size: number): Buffer {
-    return pooledCopy(bytes, 0, size);
+  decode(bytes: Buffer, size: unknown): Buffer {
+    return pooledCopy(bytes, 0, typeof size === 'number' ? size : bytes.length);
   },
 };
 
