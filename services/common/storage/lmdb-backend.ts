@@ -1,6 +1,6 @@
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
-import { POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
+import { LOWEST_BINARY_KEY, POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
 import { LmdbWriteCompletions } from './lmdb-write-completions';
 import { replayLeftoverJournal } from './write-behind/journal-replay';
 import type { StoredWrite } from './write-behind/journal-record';
@@ -112,16 +112,9 @@ export function assertScanLimit(limit: number): void {
   }
 }
 
-/**
- * The lowest key LMDB can hold (keys are never empty). An open start is given as this explicit
- * bound: lmdb-js begins a range without a start at its own default first key — [5] with the pooled
- * key reader (lmdb-pooled-binary.ts) — and would pass over every key below it.
- */
-const LOWEST_KEY = Buffer.from([0]);
-
-/** lmdb-js cursor bounds of a range: an empty start is "from the first key". */
+/** lmdb-js cursor bounds of a range: an empty start is "from the first key" (read as copies). */
 function cursorRange(range: KeyRange): { start: Buffer; end: Buffer } {
-  return { start: range.start.length > 0 ? range.start : LOWEST_KEY, end: range.end };
+  return { start: range.start.length > 0 ? range.start : LOWEST_BINARY_KEY, end: range.end };
 }
 
 /**
@@ -303,7 +296,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     // One write transaction: no other write can land between listing the keys and removing them.
     // Expiry-index entries of removed rows go stale, which the sweep tolerates.
     await this.#rows.transaction(() => {
-      const keys = Array.from(this.#rows.getKeys(cursorRange(range)), (key) => Buffer.from(key));
+      const keys = Array.from(this.#rows.getKeys(cursorRange(range)));
       for (const key of keys) {
         void this.#rows.remove(key);
       }
@@ -343,7 +336,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     this.#assertOpen();
     assertRange(range);
     if (Buffer.compare(range.start, range.end) >= 0) return [];
-    return Array.from(this.#rows.getKeys(cursorRange(range)), (key) => Buffer.from(key));
+    return Array.from(this.#rows.getKeys(cursorRange(range)));
   }
 
   async compareAndSwap(

@@ -1,4 +1,5 @@
 import type { Database } from 'lmdb';
+import { LOWEST_BINARY_KEY } from './lmdb-pooled-binary';
 import { EXPIRY_PREFIX_BYTES, encodeExpiry, expiresAtMsOf } from './lmdb-value-envelope';
 
 /*
@@ -39,9 +40,7 @@ export function sweepExpiredRows(
   batchSize: number,
 ): Promise<number> {
   return rows.transaction(() => {
-    // Both bounds given: the database's keys are read by lmdb-pooled-binary.ts, without the
-    // default first key of lmdb-js's own binary keys.
-    const range = { start: encodeExpiry(0), end: encodeExpiry(nowMs + 1), limit: batchSize };
+    const range = { start: LOWEST_BINARY_KEY, end: encodeExpiry(nowMs + 1), limit: batchSize };
     const dueKeys = Array.from(expiryIndex.getKeys(range));
     let deletedRows = 0;
     for (const indexKey of dueKeys) {

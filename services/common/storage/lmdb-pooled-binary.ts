@@ -46,6 +46,13 @@ const pooledBinaryValues = {
   },
 };
 
+/**
+ * The lowest key LMDB can hold (keys are never empty). Give it as the start of a range that has
+ * none: lmdb-js begins such a range at its own default first key — [5] for a database with a key
+ * encoder like this one — and would pass over every key below it.
+ */
+export const LOWEST_BINARY_KEY = Buffer.from([0]);
+
 /** Database options for `openDB`, in place of `{ keyEncoding: 'binary', encoding: 'binary' }`. */
 export const POOLED_BINARY_ENCODING = {
   keyEncoder: pooledBinaryKeys,
