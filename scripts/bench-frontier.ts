@@ -41,6 +41,7 @@ import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
+import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   residentMemoryOf,
@@ -362,7 +363,7 @@ function workersCpuText(backendLabel: Row['backendLabel'], measurement: LoadMeas
 
 function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | undefined): number {
   const lines = [
-    `frontier benchmark (Node ${process.version}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
+    `frontier benchmark (Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',

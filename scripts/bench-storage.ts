@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
+import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { recordCodec } from '../services/common/storage/record-codec';
 import { openServiceKeyspace } from '../services/common/storage/service-keyspace';
 import {
@@ -510,7 +511,7 @@ async function main(): Promise<void> {
     tikvSkipReason = error instanceof Error ? error.message : String(error);
   }
   console.log(
-    `\nstorage benchmark (${SECONDS_PER_MEASUREMENT}s per measurement, Node ${process.version})\n`,
+    `\nstorage benchmark (${SECONDS_PER_MEASUREMENT}s per measurement, Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()})\n`,
   );
   console.log(formatTable(rows));
   if (tikvSkipReason !== undefined) {

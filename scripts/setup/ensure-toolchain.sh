@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing on this machine, and nothing else:
-# npm dependencies (from the lock file), a Java runtime and the pinned openapi-generator jar (for
+# npm dependencies (from the lock file), lmdb-js's native addon built from source with
+# optimization, a Java runtime and the pinned openapi-generator jar (for
 # `npm run generate`), oasdiff (for `npm run contract:diff`, built with Go), the system Chromium
 # (the headless shell that renders, and the full browser), and schemathesis in .tools/schemathesis (for `npm run fuzz`). Safe to run
 # repeatedly: each step checks first and is silent when there is nothing to do.
@@ -32,6 +33,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   quietly "npm ci" npm ci --no-audit --no-fund --loglevel=error
   done_step "npm dependencies installed"
 fi
+# lmdb-js's addon, built with optimization (its published binaries are debug builds).
+bash scripts/setup/ensure-lmdb-release-build.sh
 
 # 3. Java for openapi-generator (one JVM per `npm run generate`).
 if ! command -v java >/dev/null 2>&1; then

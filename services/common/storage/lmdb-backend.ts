@@ -1,4 +1,5 @@
 import { open, type RootDatabase, type RootDatabaseOptionsWithPath } from 'lmdb';
+import { warnOnceIfLmdbAddonIsDebugBuild } from './lmdb-addon';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
 import { LOWEST_BINARY_KEY, POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
 import { LmdbWriteCompletions } from './lmdb-write-completions';
@@ -180,6 +181,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
    * checkpoint, or was killed) into the rows first, so every opener reads the same store.
    */
   static async open(directory: string, options: LmdbBackendOptions = {}): Promise<LmdbBackend> {
+    warnOnceIfLmdbAddonIsDebugBuild();
     const backend = new LmdbBackend(directory, options);
     try {
       await replayLeftoverJournal(directory, options.syncMode ?? 'overlapping', backend);
