@@ -33,6 +33,7 @@ import { freeLoopbackPort } from '../services/common/testing/free-loopback-port'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
@@ -41,7 +42,6 @@ import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import { growFrontier } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
-import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   residentMemoryOf,

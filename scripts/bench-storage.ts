@@ -17,9 +17,9 @@ import { open as openLmdbJs } from 'lmdb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
-import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { recordCodec } from '../services/common/storage/record-codec';
 import { openServiceKeyspace } from '../services/common/storage/service-keyspace';
 import {

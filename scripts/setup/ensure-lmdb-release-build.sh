@@ -7,7 +7,7 @@
 # debug builds. The linux-x64 one of lmdb 3.5.6 was compiled with `-O3 -O0` (readelf
 # --debug-dump=info shows the flags): LMDB's page allocation, free-list bookkeeping and B-tree
 # searches run unoptimized. At 1M URLs that was ~17 % of the scheduler's CPU (perf), and a loop of
-# random row writes took 25–37 µs of CPU per row against 13–25 with this build
+# random row writes took 25–60 µs of CPU per row against 13–25 with this build
 # (docs/frontier-performance.md). Same source, same version, same data format: only the compiler
 # flags differ.
 #
