@@ -51,12 +51,13 @@ node_prefix=$(node -p 'require("path").resolve(process.execPath, "..", "..")')
 nodedir_option=()
 [ -f "$node_prefix/include/node/node_api.h" ] && nodedir_option=(--nodedir="$node_prefix")
 
-step "building lmdb-js's native addon from source with its Release flags (~30 s; the published one is a debug build)"
+step "building lmdb-js's native addon from source with its Release flags (~15–30 s; the published one is a debug build)"
 rm -rf "$package/build"
 log=$(mktemp)
 started=$SECONDS
-# npm rebuild runs lmdb's own install script, which builds with npm's bundled node-gyp.
-if npm rebuild lmdb --build-from-source "${nodedir_option[@]}" --foreground-scripts >"$log" 2>&1 \
+# npm rebuild runs lmdb's own install script, which builds with npm's bundled node-gyp (JOBS: make
+# on every core, ~15 s instead of ~26 on two).
+if JOBS=max npm rebuild lmdb --build-from-source "${nodedir_option[@]}" --foreground-scripts >"$log" 2>&1 \
   && ls "$release_directory"/*.node >/dev/null 2>&1; then
   printf '%s\n' "$wanted" >"$stamp"
   rm -f "$log"
