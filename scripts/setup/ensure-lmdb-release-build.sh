@@ -35,10 +35,8 @@ command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    step "installing Debian packages for native builds: ${missing[*]}"
-    quietly "apt-get install ${missing[*]}" bash -c "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]} \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}; }"
+  if can_apt; then
+    apt_install "${missing[@]}"
   else
     step "WARNING: cannot build lmdb-js's addon (missing: ${missing[*]}); its prebuilt debug build stays in use (slower LMDB)"
     exit 0

@@ -16,12 +16,8 @@ if [ -x "$venv/bin/schemathesis" ] && cmp -s "$requirements" "$stamp"; then
 fi
 command -v python3 >/dev/null || fail "python3 is missing (apt-get install python3 python3-venv)"
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-    || fail "python3 cannot create virtual environments (apt-get install python3-venv)"
-  step "installing Debian packages: python3-venv"
-  quietly "apt-get install python3-venv" bash -c \
-    'DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv; }'
+  can_apt || fail "python3 cannot create virtual environments (apt-get install python3-venv)"
+  apt_install python3-venv
 fi
 step "installing schemathesis into $venv (pinned: $requirements)"
 rm -rf "$venv"

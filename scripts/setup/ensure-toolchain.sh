@@ -10,16 +10,6 @@ cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/setup/setup-output.sh
 source scripts/setup/setup-output.sh
 
-can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
-apt_get_install() {
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
-    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"; }
-}
-apt_install() {
-  step "installing Debian packages: $*"
-  quietly "apt-get install $*" apt_get_install "$@"
-  done_step "installed $*"
-}
 
 # 1. Node.js 20.19+ (require(esm) and the pinned tool versions need it).
 command -v node >/dev/null || fail "Node.js is not installed (need 20.19 or newer)"

@@ -1,4 +1,5 @@
-# Shared by the setup scripts: one look for every step, quiet tools, the log shown only on failure.
+# Shared by the setup scripts: one look for every step, quiet tools, the log shown only on failure,
+# and Debian packages installed one way.
 # shellcheck shell=bash
 
 step() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
@@ -20,4 +21,19 @@ quietly() {
     rm -f "$log"
     exit "$status"
   fi
+}
+
+# can_apt: whether this process may install Debian packages (root, with apt-get).
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+
+# apt_install <package…>: installs them quietly; when the first try fails (stale package lists on
+# a fresh machine), refreshes the lists once and tries again.
+apt_get_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"; }
+}
+apt_install() {
+  step "installing Debian packages: $*"
+  quietly "apt-get install $*" apt_get_install "$@"
+  done_step "installed $*"
 }
