@@ -300,6 +300,40 @@ describe('rules, seeds, links and domain candidates', () => {
       expect(await urlCounts(client)).toMatchObject({ dropped: 4, queued: 0 });
       expect((await client.leaseTasks({ worker_id: 'w1' })).task_list).toHaveLength(0);
     });
+
+    it('revives a dropped URL offered again once its domain is crawlable, and only then', async () => {
+      const { client } = scheduler;
+      await client.submitRules({ rule_list: [ruleFor('news.example')] });
+      await client.submitSeeds({ seed_list: seedUrls(['news.example'], 2) });
+      await client.submitRules({
+        rule_list: [
+          ruleFor('news.example', { verdict: 'ssr', verified_at: '2026-08-15T06:30:00Z' }),
+        ],
+      });
+      // Still excluded: offered again, a dropped URL stays dropped.
+      const whileExcluded = await client.submitSeeds({ seed_list: seedUrls(['news.example'], 1) });
+      expect(whileExcluded.rejected_list.map((row) => row.reject_reason)).toEqual([
+        'domain_excluded',
+      ]);
+      await client.submitRules({
+        rule_list: [ruleFor('news.example', { verified_at: '2026-08-15T07:00:00Z' })],
+      });
+      const revived = await client.submitSeeds({ seed_list: seedUrls(['news.example'], 1) });
+      expect(revived.accepted_count).toBe(1);
+      expect(await urlCounts(client)).toMatchObject({ dropped: 1, queued: 1 });
+      // With no dropped URL left in the frontier, every known URL is a plain duplicate.
+      const second = await client.submitSeeds({ seed_list: seedUrls(['news.example'], 2) });
+      expect(second.accepted_count).toBe(1);
+      expect(second.rejected_list).toEqual([
+        { url: 'https://news.example/page-0', reject_reason: 'duplicate_url' },
+      ]);
+      expect(await urlCounts(client)).toMatchObject({ dropped: 0, queued: 2 });
+      const again = await client.submitSeeds({ seed_list: seedUrls(['news.example'], 2) });
+      expect(again.rejected_list.map((row) => row.reject_reason)).toEqual([
+        'duplicate_url',
+        'duplicate_url',
+      ]);
+    });
   });
 
   describe('links of a report', () => {

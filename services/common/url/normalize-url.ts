@@ -36,6 +36,8 @@ const UNRESERVED_CHARACTER = /[A-Za-z0-9\-._~]/;
 
 /** Decodes escapes of unreserved characters and upper-cases the hex digits of all others. */
 function normalizePercentEncoding(component: string): string {
+  // Most paths and queries carry no escape at all: no regular-expression pass for them.
+  if (!component.includes('%')) return component;
   return component.replace(PERCENT_ESCAPE, (_escape, hex: string) => {
     const character = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED_CHARACTER.test(character) ? character : `%${hex.toUpperCase()}`;
@@ -88,7 +90,8 @@ export function normalizeUrlParts(input: string, baseUrl?: string): NormalizedUr
   if (parsed.username !== '' || parsed.password !== '') {
     throw new UrlNormalizationError('credentials_not_allowed', input);
   }
-  const hostname = parsed.hostname.endsWith('.') ? parsed.hostname.slice(0, -1) : parsed.hostname;
+  const parsedHostname = parsed.hostname; // each read of a URL getter cuts a new string
+  const hostname = parsedHostname.endsWith('.') ? parsedHostname.slice(0, -1) : parsedHostname;
   if (!isResolvableHostShape(hostname)) {
     throw new UrlNormalizationError('invalid_url', input);
   }

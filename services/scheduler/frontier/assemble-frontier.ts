@@ -169,6 +169,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const admission = new UrlAdmission({
     store,
     book,
+    droppedUrlCount: () => counters.countOf('dropped'),
     rules,
     robots,
     candidates,
