@@ -23,16 +23,6 @@ export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   pacing: DEFAULT_CHECKPOINT_PACING,
 };
 
-/**
- * Releasing a row from the overlay costs a fraction of handing it to LMDB (two map deletes, no
- * encoding, no write queue): larger slices, and a short target.
- */
-const RELEASE_PACING: CheckpointPacing = {
-  targetMs: 100,
-  minRowsPerTurn: 1_000,
-  maxRowsPerTurn: 10_000,
-};
-
 /** Cumulative figures of the checkpoints so far. */
 export interface CheckpointStatistics {
   checkpointCount: number;
@@ -46,9 +36,8 @@ export interface CheckpointStatistics {
  * Moves the overlay's committed rows into the store, in the background and in one large
  * transaction each time: every key once, at its newest committed version (a key written many
  * times, or written and deleted, costs one write). Then, once the rows are synced, the journal
- * forgets every record up to the newest one the checkpoint covered, the overlay releases the
- * versions written (unless newer ones replaced them meanwhile) and stops keeping in order the
- * tables nothing read by range since the last checkpoint.
+ * forgets every record up to the newest one the checkpoint covered and the overlay drops the
+ * generation the checkpoint wrote (what committed meanwhile is in the next one).
  *
  * Crash ordering: rows are written before records are removed, so a crash in between replays
  * records whose rows are already there — harmless, a replay ends at the newest version of each key.
@@ -144,7 +133,7 @@ export class Checkpointer {
     const versionCount = this.#waitingVersionCount;
     this.#waitingVersionCount = 0;
     this.#oldestWaitingAtMs = undefined;
-    const taken = this.overlay.committedVersions();
+    const taken = this.overlay.beginCheckpoint();
     try {
       const startedAt = performance.now();
       // Issued a slice per event-loop turn (sized by the pacer): queueing tens of thousands of
@@ -153,8 +142,8 @@ export class Checkpointer {
       // commit per turn, see WriteBehindLmdbBackend.open); nothing needs them together (the
       // journal keeps every record until the end).
       const applied: Array<Promise<void>> = [];
-      await inSlices(taken.versions.length, this.settings.pacing, (start, end) => {
-        applied.push(this.store.applyStoredWrites(taken.versions.slice(start, end)));
+      await inSlices(taken.length, this.settings.pacing, (start, end) => {
+        applied.push(this.store.applyStoredWrites(taken.slice(start, end)));
       });
       await Promise.all(applied);
       // Synced before the journal forgets them: a power loss must not lose what it held.
@@ -163,16 +152,11 @@ export class Checkpointer {
         await this.journal.removeThrough(throughSequence);
       }
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
-      await inSlices(taken.versions.length, RELEASE_PACING, (start, end) => {
-        for (let index = start; index < end; index += 1) {
-          this.overlay.release(taken.overlayKeys[index], taken.versions[index]);
-        }
-      });
-      this.overlay.forgetUnreadOrder();
+      this.overlay.endCheckpoint();
       this.#checkpointedSequence = throughSequence;
       this.statistics.checkpointCount += 1;
       this.statistics.versionCount += versionCount;
-      this.statistics.rowWriteCount += taken.versions.length;
+      this.statistics.rowWriteCount += taken.length;
     } catch (error) {
       this.#failure = error;
       this.onFailure(error);

@@ -32,29 +32,34 @@ describe('WriteOverlay', () => {
     expect(tableOfOverlayKey('plain-key')).toBe('');
   });
 
-  it('answers every range read as a sorted model does, through commits, releases and tables dropping their order', () => {
+  it('answers every read as a model of two generations does, through commits and checkpoints', () => {
     const random = seededRandom(20261204);
     const overlay = new WriteOverlay();
-    const model = new Map<string, RowVersion>();
+    // The model: versions committed since the last checkpoint began, and those it is writing.
+    let current = new Map<string, RowVersion>();
+    let checkpointing: Map<string, RowVersion> | undefined;
+    const visible = () => new Map([...(checkpointing ?? []), ...current]);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
     const keyIn = (table: string) =>
       `${table}${String.fromCharCode(97 + Math.floor(random() * 6))}${Math.floor(random() * 40)}`;
     let rangeReadCount = 0;
+    let checkpointCount = 0;
     for (let step = 1; step <= 4000; step += 1) {
       const roll = random();
-      if (roll < 0.45) {
+      if (roll < 0.5) {
         const key = keyIn(pick(TABLES));
-        model.set(key, commitOne(overlay, key, step));
-      } else if (roll < 0.65 && model.size > 0) {
-        const [key, version] = pick([...model]);
-        // A release of a version a newer one replaced changes nothing.
-        if (random() < 0.2) overlay.release(key, { ...version });
-        else {
-          overlay.release(key, version);
-          model.delete(key);
-        }
-      } else if (roll < 0.7) {
-        overlay.forgetUnreadOrder();
+        current.set(key, commitOne(overlay, key, step));
+      } else if (roll < 0.55 && checkpointing === undefined) {
+        const taken = overlay.beginCheckpoint();
+        // Every key committed since the last checkpoint began, once, at its newest version.
+        expect(new Set(taken)).toEqual(new Set(current.values()));
+        expect(taken).toHaveLength(current.size);
+        checkpointing = current;
+        current = new Map();
+        checkpointCount += 1;
+      } else if (roll < 0.6 && checkpointing !== undefined) {
+        overlay.endCheckpoint();
+        checkpointing = undefined;
       } else {
         const table = pick(TABLES);
         const [start, end] =
@@ -63,35 +68,46 @@ describe('WriteOverlay', () => {
             : random() < 0.5
               ? [table, `${table}\u00ff`]
               : [keyIn(table), keyIn(table)];
+        const model = visible();
         const expected = [...model.keys()].filter((key) => key >= start && key < end).sort();
-        expect(rangeKeys(overlay, start, end)).toEqual(expected);
+        const versions = [...overlay.committedRange(start, end)];
+        expect(versions.map((version) => version.key.toString('latin1'))).toEqual(expected);
+        // The newest version of each key, never one a later commit replaced.
+        versions.forEach((version, index) => expect(version).toBe(model.get(expected[index])));
         rangeReadCount += 1;
       }
-      expect(overlay.committedSize).toBe(model.size);
+      const key = keyIn(pick(TABLES));
+      expect(overlay.committedVersion(key)).toBe(visible().get(key));
+      expect(overlay.committedSize).toBe(current.size + (checkpointing?.size ?? 0));
     }
     expect(rangeReadCount).toBeGreaterThan(500);
-    const taken = overlay.committedVersions();
-    expect(new Set(taken.overlayKeys)).toEqual(new Set(model.keys()));
-    // Each version at its key's index.
-    taken.overlayKeys.forEach((overlayKey, index) =>
-      expect(taken.versions[index]).toBe(overlay.committedVersion(overlayKey)),
-    );
+    expect(checkpointCount).toBeGreaterThan(50);
   });
 
-  it('keeps a table in order while it is read by range, and sorts it again after it was dropped', () => {
+  it('refuses a second checkpoint while one is under way', () => {
+    const overlay = new WriteOverlay();
+    commitOne(overlay, `${DUE}a`, 1);
+    overlay.beginCheckpoint();
+    expect(() => overlay.beginCheckpoint()).toThrow('a checkpoint is already under way');
+    overlay.endCheckpoint();
+    expect(overlay.beginCheckpoint()).toEqual([]);
+  });
+
+  it('answers range reads in key order, for tables kept in order since the generation before and tables sorted on their first read', () => {
     const overlay = new WriteOverlay();
     commitOne(overlay, `${DUE}b`, 1);
     commitOne(overlay, `${DUE}a`, 2);
     expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([`${DUE}a`, `${DUE}b`]);
-    overlay.forgetUnreadOrder(); // read since the last look: kept
+    overlay.beginCheckpoint(); // read in this generation: the next one keeps it in order
     commitOne(overlay, `${DUE}0`, 3);
-    overlay.forgetUnreadOrder(); // not read since: dropped
+    expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([`${DUE}0`, `${DUE}a`, `${DUE}b`]);
+    overlay.endCheckpoint();
     commitOne(overlay, `${DUE}c`, 4);
-    expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([
-      `${DUE}0`,
-      `${DUE}a`,
-      `${DUE}b`,
-      `${DUE}c`,
-    ]);
+    overlay.beginCheckpoint(); // read again: still ordered
+    overlay.endCheckpoint();
+    commitOne(overlay, `${DUE}1`, 5);
+    overlay.beginCheckpoint(); // not read since: no longer ordered, sorted again on its next read
+    commitOne(overlay, `${DUE}2`, 6);
+    expect(rangeKeys(overlay, DUE, AFTER_DUE)).toEqual([`${DUE}1`, `${DUE}2`]);
   });
 });

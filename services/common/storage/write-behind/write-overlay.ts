@@ -3,8 +3,8 @@ import type { StoredWrite } from './journal-record';
 
 /**
  * One version of a row written through the journal: the key, its stored form (envelope) or
- * undefined for a delete, and the journal record that carries it. Compared by identity: a
- * checkpoint releases a version only if no newer one replaced it meanwhile.
+ * undefined for a delete, and the journal record that carries it. Compared by identity: a write
+ * that becomes durable (or fails) settles its issued version only if no newer one replaced it.
  */
 export interface RowVersion extends StoredWrite {
   readonly sequence: number;
@@ -25,18 +25,71 @@ export function tableOfOverlayKey(overlayKey: string): string {
   return second < 0 ? '' : overlayKey.slice(0, second + 1);
 }
 
-/** The committed versions a checkpoint takes, each at the index of its overlay key. */
-export interface CommittedVersions {
-  overlayKeys: string[];
-  versions: RowVersion[];
-}
-
 /** A table's committed versions in key order, and whether a range read used them lately. */
 interface OrderedTable {
   /** `{service}:{table}:` */
   table: string;
   versions: BTree<string, RowVersion>;
   isReadSinceLastLook: boolean;
+}
+
+/**
+ * The versions committed between two checkpoints: found by key in a hash map, and kept in key order
+ * as well for the tables read by range (a B+ tree per table, built on the table's first range read).
+ */
+class Generation {
+  readonly committed = new Map<string, RowVersion>();
+  /** A list, not a map: every write looks for its table here, without an iterator per look. */
+  readonly orderedTables: OrderedTable[];
+
+  /** `orderedTableNames`: tables kept in order from the start (read by range lately). */
+  constructor(orderedTableNames: readonly string[]) {
+    this.orderedTables = orderedTableNames.map((table) => ({
+      table,
+      versions: new BTree<string, RowVersion>(),
+      isReadSinceLastLook: false,
+    }));
+  }
+
+  set(overlayKey: string, version: RowVersion): void {
+    this.committed.set(overlayKey, version);
+    this.#orderedTableOf(overlayKey)?.set(overlayKey, version);
+  }
+
+  /** The table's committed versions in key order, sorted now if it was not kept in order. */
+  orderedTable(table: string): BTree<string, RowVersion> {
+    let ordered = this.orderedTables.find((candidate) => candidate.table === table);
+    if (ordered === undefined) {
+      const versions = new BTree<string, RowVersion>();
+      for (const [overlayKey, version] of this.committed) {
+        if (overlayKey.startsWith(table)) versions.set(overlayKey, version);
+      }
+      ordered = { table, versions, isReadSinceLastLook: true };
+      this.orderedTables.push(ordered);
+    }
+    ordered.isReadSinceLastLook = true;
+    return ordered.versions;
+  }
+
+  /** Tables a range read used in this generation: the next one keeps them in order from its start. */
+  tablesReadByRange(): string[] {
+    return this.orderedTables
+      .filter((ordered) => ordered.isReadSinceLastLook)
+      .map((ordered) => ordered.table);
+  }
+
+  /**
+   * The ordered versions of the table holding `overlayKey`, if that table is kept in order. Found by
+   * prefix: the ordered tables are few (the ones read by range), and no table name is cut out of
+   * every key written.
+   */
+  #orderedTableOf(overlayKey: string): BTree<string, RowVersion> | undefined {
+    const orderedTables = this.orderedTables;
+    for (let index = 0; index < orderedTables.length; index += 1) {
+      if (overlayKey.startsWith(orderedTables[index].table)) return orderedTables[index].versions;
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -47,20 +100,23 @@ interface OrderedTable {
  * - latest: the newest version of each key, durable or still being written (what a
  *   compare-and-swap decides on: it is ordered after every write issued before it).
  *
- * A checkpoint copies committed versions into `rows` and then releases them here.
+ * Committed versions live in generations. A checkpoint takes the current generation whole
+ * (beginCheckpoint) — what commits meanwhile goes to a new one, and readers look there first — and
+ * drops it whole once `rows` holds it (endCheckpoint). Releasing the rows one by one instead (a map
+ * delete each, a tree delete for ordered tables, in slices between requests) was 1.7 % of the
+ * scheduler's main thread at 1M URLs, and each checkpoint shrank and regrew the maps' tables.
  *
- * Committed versions are found by key in a hash map. Only tables that are read by range keep them
- * in key order as well (a B+ tree per table, built on the table's first range read, dropped once
- * a whole checkpoint interval passed without one): on the scheduler's frontier most rows
- * (url_task, domain_runtime, lease records) are only ever read by key, and keeping every row
- * sorted made the overlay's commits and releases ~11 % of the scheduler's main thread at 1M URLs
- * (~7 % this way; bench:frontier profiles). A range read that spans tables (rare: a
- * whole-keyspace delete) sorts what it finds.
+ * Only tables that are read by range keep their versions in key order as well: on the scheduler's
+ * frontier most rows (url_task, domain_runtime, lease records) are only ever read by key, and keeping
+ * every row sorted made the overlay's commits and releases ~11 % of the scheduler's main thread at
+ * 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its start the
+ * tables the one before it saw read by range; others are sorted on their first range read. A range
+ * read that spans tables (rare: a whole-keyspace delete) sorts what it finds.
  */
 export class WriteOverlay {
-  readonly #committed = new Map<string, RowVersion>();
-  /** A list, not a map: every write looks for its table here, without an iterator per look. */
-  #orderedTables: OrderedTable[] = [];
+  #current = new Generation([]);
+  /** The generation a checkpoint is writing into `rows`, readable until it is there. */
+  #checkpointing: Generation | undefined;
   readonly #issued = new Map<string, RowVersion>();
 
   /** Records the versions of a journal record being written; returns them in write order. */
@@ -75,9 +131,9 @@ export class WriteOverlay {
 
   /** The record carrying `versions` is durable: readers see them from now on. */
   commit(versions: ReadonlyArray<[string, RowVersion]>): void {
+    const current = this.#current;
     for (const [overlayKey, version] of versions) {
-      this.#committed.set(overlayKey, version);
-      this.#orderedTableOf(overlayKey)?.set(overlayKey, version);
+      current.set(overlayKey, version);
       if (this.#issued.get(overlayKey) === version) this.#issued.delete(overlayKey);
     }
   }
@@ -90,45 +146,77 @@ export class WriteOverlay {
   }
 
   committedVersion(overlayKey: string): RowVersion | undefined {
-    return this.#committed.get(overlayKey);
+    return (
+      this.#current.committed.get(overlayKey) ?? this.#checkpointing?.committed.get(overlayKey)
+    );
   }
 
   latestVersion(overlayKey: string): RowVersion | undefined {
-    return this.#issued.get(overlayKey) ?? this.#committed.get(overlayKey);
+    return this.#issued.get(overlayKey) ?? this.committedVersion(overlayKey);
   }
 
   /** Committed versions with keys in [start, end), ascending. */
   *committedRange(start: string, end: string): Generator<RowVersion> {
-    if (start >= end || this.#committed.size === 0) return;
+    if (start >= end || this.committedSize === 0) return;
     const table = tableOfOverlayKey(start);
     // Inside one table when `end` is at most the first key after it (`…:` → `…;`, ':' + 1).
     if (table === '' || end > `${table.slice(0, -1)};`) {
       yield* this.#sortedRange(start, end);
       return;
     }
-    for (const [overlayKey, version] of this.#orderedTable(table).entries(start)) {
-      if (overlayKey >= end) return;
-      yield version;
+    const newer = this.#current.orderedTable(table).entries(start);
+    if (this.#checkpointing === undefined) {
+      for (const [overlayKey, version] of newer) {
+        if (overlayKey >= end) return;
+        yield version;
+      }
+      return;
+    }
+    // Two sorted runs, the current generation's winning a key both hold.
+    const older = this.#checkpointing.orderedTable(table).entries(start);
+    let fromNewer = newer.next();
+    let fromOlder = older.next();
+    for (;;) {
+      const newerKey = fromNewer.done ? undefined : fromNewer.value[0];
+      const olderKey = fromOlder.done ? undefined : fromOlder.value[0];
+      const isNewerLive = newerKey !== undefined && newerKey < end;
+      const isOlderLive = olderKey !== undefined && olderKey < end;
+      if (!isNewerLive && !isOlderLive) return;
+      if (isNewerLive && (!isOlderLive || newerKey <= (olderKey as string))) {
+        if (newerKey === olderKey) fromOlder = older.next();
+        yield (fromNewer.value as [string, RowVersion])[1];
+        fromNewer = newer.next();
+      } else {
+        yield (fromOlder.value as [string, RowVersion])[1];
+        fromOlder = older.next();
+      }
     }
   }
 
   /**
-   * Every committed version and its overlay key at the same index (what a checkpoint writes), in
-   * no set order. Two flat arrays, not a pair per row: a checkpoint holds them for most of a
-   * second, long enough for tens of thousands of pairs to be promoted to the old generation.
-   * Walked with forEach, not for…of: it runs once a checkpoint, too rarely to be optimized, and
-   * unoptimized for…of over ~20,000 entries held the event loop 8–14 ms (forEach: 1.2–1.5 ms).
+   * Starts a checkpoint: every committed version, each key once at its newest, for `rows` (in no
+   * set order). They stay readable here until endCheckpoint; what commits meanwhile is kept apart
+   * and read first. Walked with forEach, not for…of: it runs once a checkpoint, too rarely to be
+   * optimized, and unoptimized for…of over ~20,000 entries held the event loop 8–14 ms (forEach:
+   * 1.2–1.5 ms).
    */
-  committedVersions(): CommittedVersions {
-    const overlayKeys = new Array<string>(this.#committed.size);
-    const versions = new Array<RowVersion>(this.#committed.size);
+  beginCheckpoint(): RowVersion[] {
+    if (this.#checkpointing !== undefined) throw new Error('a checkpoint is already under way');
+    const taken = this.#current;
+    this.#checkpointing = taken;
+    this.#current = new Generation(taken.tablesReadByRange());
+    const versions = new Array<RowVersion>(taken.committed.size);
     let index = 0;
-    this.#committed.forEach((version, overlayKey) => {
-      overlayKeys[index] = overlayKey;
+    taken.committed.forEach((version) => {
       versions[index] = version;
       index += 1;
     });
-    return { overlayKeys, versions };
+    return versions;
+  }
+
+  /** `rows` holds every version beginCheckpoint handed out: they are dropped here, all at once. */
+  endCheckpoint(): void {
+    this.#checkpointing = undefined;
   }
 
   /** Issued, not yet durable keys in [start, end), unordered (few: the records being written). */
@@ -138,67 +226,29 @@ export class WriteOverlay {
     }
   }
 
-  /** Drops `version` once `rows` holds it, unless a newer version replaced it. */
-  release(overlayKey: string, version: RowVersion): void {
-    if (this.#committed.get(overlayKey) !== version) return;
-    this.#committed.delete(overlayKey);
-    this.#orderedTableOf(overlayKey)?.delete(overlayKey);
-  }
-
-  /**
-   * Stops keeping in order the tables no range read used since the last call (a checkpoint makes
-   * it once per checkpoint): a table scanned once — e.g. every url_task key read at start-up —
-   * does not pay for its order for ever after.
-   */
-  forgetUnreadOrder(): void {
-    this.#orderedTables = this.#orderedTables.filter((ordered) => ordered.isReadSinceLastLook);
-    for (const ordered of this.#orderedTables) ordered.isReadSinceLastLook = false;
-  }
-
-  /** Rows held here, committed and issued. */
+  /** Versions held here, committed and issued (a key written during a checkpoint counts twice). */
   get size(): number {
-    return this.#committed.size + this.#issued.size;
+    return this.committedSize + this.#issued.size;
   }
 
+  /** Committed versions held here (a key written during a checkpoint counts twice until it ends). */
   get committedSize(): number {
-    return this.#committed.size;
-  }
-
-  /**
-   * The ordered versions of the table holding `overlayKey`, if that table is kept in order. Found by
-   * prefix: the ordered tables are few (the ones read by range), and no table name is cut out of
-   * every key written.
-   */
-  #orderedTableOf(overlayKey: string): BTree<string, RowVersion> | undefined {
-    const orderedTables = this.#orderedTables;
-    for (let index = 0; index < orderedTables.length; index += 1) {
-      if (overlayKey.startsWith(orderedTables[index].table)) return orderedTables[index].versions;
-    }
-    return undefined;
-  }
-
-  /** The table's committed versions in key order, sorted now if it was not kept in order. */
-  #orderedTable(table: string): BTree<string, RowVersion> {
-    let ordered = this.#orderedTables.find((candidate) => candidate.table === table);
-    if (ordered === undefined) {
-      const versions = new BTree<string, RowVersion>();
-      for (const [overlayKey, version] of this.#committed) {
-        if (overlayKey.startsWith(table)) versions.set(overlayKey, version);
-      }
-      ordered = { table, versions, isReadSinceLastLook: true };
-      this.#orderedTables.push(ordered);
-    }
-    ordered.isReadSinceLastLook = true;
-    return ordered.versions;
+    return this.#current.committed.size + (this.#checkpointing?.committed.size ?? 0);
   }
 
   /** A range across tables: the versions in it, sorted for this read alone. */
   *#sortedRange(start: string, end: string): Generator<RowVersion> {
-    const found: Array<[string, RowVersion]> = [];
-    for (const entry of this.#committed) {
-      if (entry[0] >= start && entry[0] < end) found.push(entry);
+    const found = new Map<string, RowVersion>();
+    // The checkpointing generation first: the current one's versions replace its own.
+    for (const generation of [this.#checkpointing, this.#current]) {
+      if (generation === undefined) continue;
+      for (const [overlayKey, version] of generation.committed) {
+        if (overlayKey >= start && overlayKey < end) found.set(overlayKey, version);
+      }
     }
-    found.sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-    for (const [, version] of found) yield version;
+    const sortedKeys = [...found.keys()].sort((left, right) =>
+      left < right ? -1 : left > right ? 1 : 0,
+    );
+    for (const overlayKey of sortedKeys) yield found.get(overlayKey) as RowVersion;
   }
 }
