@@ -37,8 +37,8 @@ import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
 export interface WriteBehindOptions extends LmdbBackendOptions {
   checkpoint?: Partial<CheckpointSettings>;
   /**
-   * Rows the overlay may hold before a write's acknowledgement waits for the checkpoint to catch
-   * up (back-pressure instead of unbounded memory and checkpoints); default 200,000.
+   * Row versions the overlay may hold before a write's acknowledgement waits for the checkpoint to
+   * catch up (back-pressure instead of unbounded memory and checkpoints); default 200,000.
    */
   maxOverlayRowCount?: number;
   /** Where a failed checkpoint is reported; default process.emitWarning. */

@@ -26,7 +26,7 @@ export function registerWriteBehindMetrics(
   const registers = [registry];
   new Gauge({
     name: 'storage_write_behind_overlay_row_count',
-    help: 'Rows written through the journal and not yet checkpointed into the store (held in memory, read first).',
+    help: 'Row versions written through the journal and held in memory (read first) until a checkpoint has them in the store; a row rewritten during a checkpoint counts twice until it ends.',
     registers,
     collect() {
       this.set(source.statistics().overlayRowCount);
