@@ -18,8 +18,10 @@ export class MinHeap<T> {
     let index = items.length - 1;
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (!this.isBefore(items[index], items[parent])) break;
-      [items[index], items[parent]] = [items[parent], items[index]];
+      const item = items[index];
+      if (!this.isBefore(item, items[parent])) break;
+      items[index] = items[parent];
+      items[parent] = item;
       index = parent;
     }
   }
@@ -51,7 +53,9 @@ export class MinHeap<T> {
       if (left < items.length && this.isBefore(items[left], items[smallest])) smallest = left;
       if (right < items.length && this.isBefore(items[right], items[smallest])) smallest = right;
       if (smallest === index) return;
-      [items[index], items[smallest]] = [items[smallest], items[index]];
+      const item = items[index];
+      items[index] = items[smallest];
+      items[smallest] = item;
       index = smallest;
     }
   }
