@@ -45,13 +45,32 @@ function hasLoneSurrogate(text: string): boolean {
   return ANY_SURROGATE.test(text) && LONE_SURROGATE.test(text);
 }
 
+const MAX_REMEMBERED_PARTS = 4096;
+
 /**
- * Escaped forms of recent parts that needed escaping. Such parts are mostly `…_at` times, and keys
- * built in one moment share them (every entry staged in one second has the same due_at), so a small
- * cache saves a regex replace per key; bounded, it is simply cleared when full.
+ * `convert(part)`, remembered in `cache`, which is simply cleared when full. The parts that need
+ * escaping (or unescaping) are mostly `…_at` times — `…T07%3A47%3A52Z` once encoded — and keys
+ * built or read in one moment share them: every entry staged in one second has the same due_at, and
+ * a few seconds' worth cover the due- and revisit-index keys a busy frontier scans. A lookup saves
+ * a regex replace per key (decoding one cost ~800 bytes of garbage per URL leased at 1M URLs,
+ * bench:frontier's heap profile).
  */
+function remembered(
+  cache: Map<string, string>,
+  part: string,
+  convert: (part: string) => string,
+): string {
+  let converted = cache.get(part);
+  if (converted === undefined) {
+    converted = convert(part);
+    if (cache.size >= MAX_REMEMBERED_PARTS) cache.clear();
+    cache.set(part, converted);
+  }
+  return converted;
+}
+
 const escapedParts = new Map<string, string>();
-const MAX_ESCAPED_PARTS = 4096;
+const escapePart = (part: string) => part.replace(NEEDS_ESCAPE, (character) => ESCAPES[character]);
 
 function encodePart(part: string): string {
   if (typeof part !== 'string' || part.length === 0) {
@@ -60,36 +79,18 @@ function encodePart(part: string): string {
   if (hasLoneSurrogate(part)) {
     throw new StorageConventionError('primary key part contains an unpaired surrogate');
   }
-  if (!HAS_ESCAPABLE.test(part)) return part;
-  let escaped = escapedParts.get(part);
-  if (escaped === undefined) {
-    escaped = part.replace(NEEDS_ESCAPE, (character) => ESCAPES[character]);
-    if (escapedParts.size >= MAX_ESCAPED_PARTS) escapedParts.clear();
-    escapedParts.set(part, escaped);
-  }
-  return escaped;
+  return HAS_ESCAPABLE.test(part) ? remembered(escapedParts, part, escapePart) : part;
 }
 
-/**
- * Parts read back decoded, by their encoded form. The parts with escapes are mostly times
- * (`…T07%3A47%3A52Z`, the `due_at` of every due- and revisit-index key a scan reads) and a few
- * seconds' worth of them cover a busy frontier: a lookup instead of a replace with a callback per
- * escape, which was ~800 bytes of garbage per URL leased at 1M URLs (bench:frontier's heap profile).
- */
 const decodedParts = new Map<string, string>();
+const unescapePart = (encoded: string) =>
+  encoded.replace(ESCAPE, (_escape, hexDigits: string) =>
+    String.fromCharCode(parseInt(hexDigits, 16)),
+  );
 
 function decodePart(encoded: string): string {
   // Nearly every stored part has no escape: skip the regex (every index key a scan reads).
-  if (!encoded.includes('%')) return encoded;
-  let decoded = decodedParts.get(encoded);
-  if (decoded === undefined) {
-    decoded = encoded.replace(ESCAPE, (_escape, hexDigits: string) =>
-      String.fromCharCode(parseInt(hexDigits, 16)),
-    );
-    if (decodedParts.size >= MAX_ESCAPED_PARTS) decodedParts.clear();
-    decodedParts.set(encoded, decoded);
-  }
-  return decoded;
+  return encoded.includes('%') ? remembered(decodedParts, encoded, unescapePart) : encoded;
 }
 
 /** An encoded primary key. Build it with `primaryKey(...parts)`; a plain string is one raw part. */

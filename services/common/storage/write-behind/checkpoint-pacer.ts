@@ -24,8 +24,9 @@ export const DEFAULT_CHECKPOINT_PACING: CheckpointPacing = {
 };
 
 /**
- * Sizes the slices a checkpoint hands to LMDB, one per event-loop turn. Each slice holds the turn — and the requests waiting behind it — for as long as its rows
- * take (a put costs the main thread a few microseconds), so slices should be small; but a busy
+ * Sizes the slices a checkpoint hands to LMDB, one per event-loop turn. Each slice holds the turn —
+ * and the requests waiting behind it — for as long as its rows take (a put costs the main thread a
+ * few microseconds), so slices should be small; but a busy
  * process has few turns a second, and slices too small for them leave the checkpoint behind the
  * journal until acknowledgements wait for it (back-pressure). So the pacer spreads what is left
  * over the turns it expects before the target time, judging their length by the turns so far:

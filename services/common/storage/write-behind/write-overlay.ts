@@ -25,17 +25,17 @@ export function tableOfOverlayKey(overlayKey: string): string {
   return second < 0 ? '' : overlayKey.slice(0, second + 1);
 }
 
-/** A table's committed versions in key order, and whether a range read used them lately. */
+/** A table's committed versions in key order, and whether a range read used it this generation. */
 interface OrderedTable {
   /** `{service}:{table}:` */
   table: string;
   versions: BTree<string, RowVersion>;
-  isReadSinceLastLook: boolean;
+  isRangeRead: boolean;
 }
 
 /**
- * The versions committed between two checkpoints: found by key in a hash map, and kept in key order
- * as well for the tables read by range (a B+ tree per table, built on the table's first range read).
+ * The versions committed between two checkpoints: found by key in a hash map, and kept in key
+ * order as well for the tables read by range (a B+ tree per table, built on its first range read).
  */
 class Generation {
   readonly committed = new Map<string, RowVersion>();
@@ -47,7 +47,7 @@ class Generation {
     this.orderedTables = orderedTableNames.map((table) => ({
       table,
       versions: new BTree<string, RowVersion>(),
-      isReadSinceLastLook: false,
+      isRangeRead: false,
     }));
   }
 
@@ -64,24 +64,24 @@ class Generation {
       for (const [overlayKey, version] of this.committed) {
         if (overlayKey.startsWith(table)) versions.set(overlayKey, version);
       }
-      ordered = { table, versions, isReadSinceLastLook: true };
+      ordered = { table, versions, isRangeRead: true };
       this.orderedTables.push(ordered);
     }
-    ordered.isReadSinceLastLook = true;
+    ordered.isRangeRead = true;
     return ordered.versions;
   }
 
-  /** Tables a range read used in this generation: the next one keeps them in order from its start. */
+  /** Tables a range read used in this generation: the next keeps them in order from its start. */
   tablesReadByRange(): string[] {
     return this.orderedTables
-      .filter((ordered) => ordered.isReadSinceLastLook)
+      .filter((ordered) => ordered.isRangeRead)
       .map((ordered) => ordered.table);
   }
 
   /**
-   * The ordered versions of the table holding `overlayKey`, if that table is kept in order. Found by
-   * prefix: the ordered tables are few (the ones read by range), and no table name is cut out of
-   * every key written.
+   * The ordered versions of the table holding `overlayKey`, if that table is kept in order. Found
+   * by prefix: the ordered tables are few (the ones read by range), and no table name is cut out
+   * of every key written.
    */
   #orderedTableOf(overlayKey: string): BTree<string, RowVersion> | undefined {
     const orderedTables = this.orderedTables;
@@ -107,11 +107,11 @@ class Generation {
  * scheduler's main thread at 1M URLs, and each checkpoint shrank and regrew the maps' tables.
  *
  * Only tables that are read by range keep their versions in key order as well: on the scheduler's
- * frontier most rows (url_task, domain_runtime, lease records) are only ever read by key, and keeping
- * every row sorted made the overlay's commits and releases ~11 % of the scheduler's main thread at
- * 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its start the
- * tables the one before it saw read by range; others are sorted on their first range read. A range
- * read that spans tables (rare: a whole-keyspace delete) sorts what it finds.
+ * frontier most rows (url_task, domain_runtime, lease records) are only ever read by key, and
+ * keeping every row sorted made the overlay's commits and releases ~11 % of the scheduler's main
+ * thread at 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its
+ * start the tables the one before it saw read by range; others are sorted on their first range
+ * read. A range read that spans tables (rare: a whole-keyspace delete) sorts what it finds.
  */
 export class WriteOverlay {
   #current = new Generation([]);
@@ -164,32 +164,29 @@ export class WriteOverlay {
       yield* this.#sortedRange(start, end);
       return;
     }
-    const newer = this.#current.orderedTable(table).entries(start);
+    const newer = entriesBefore(this.#current.orderedTable(table).entries(start), end);
     if (this.#checkpointing === undefined) {
-      for (const [overlayKey, version] of newer) {
-        if (overlayKey >= end) return;
-        yield version;
-      }
+      for (const [, version] of newer) yield version;
       return;
     }
-    // Two sorted runs, the current generation's winning a key both hold.
-    const older = this.#checkpointing.orderedTable(table).entries(start);
+    // Two sorted runs; the current generation's version wins a key both hold.
+    const older = entriesBefore(this.#checkpointing.orderedTable(table).entries(start), end);
     let fromNewer = newer.next();
     let fromOlder = older.next();
-    for (;;) {
-      const newerKey = fromNewer.done ? undefined : fromNewer.value[0];
-      const olderKey = fromOlder.done ? undefined : fromOlder.value[0];
-      const isNewerLive = newerKey !== undefined && newerKey < end;
-      const isOlderLive = olderKey !== undefined && olderKey < end;
-      if (!isNewerLive && !isOlderLive) return;
-      if (isNewerLive && (!isOlderLive || newerKey <= (olderKey as string))) {
-        if (newerKey === olderKey) fromOlder = older.next();
-        yield (fromNewer.value as [string, RowVersion])[1];
-        fromNewer = newer.next();
-      } else {
-        yield (fromOlder.value as [string, RowVersion])[1];
+    while (!fromNewer.done || !fromOlder.done) {
+      const order = fromNewer.done
+        ? 1
+        : fromOlder.done
+          ? -1
+          : compareKeys(fromNewer.value[0], fromOlder.value[0]);
+      if (order > 0) {
+        yield (fromOlder as IteratorYieldResult<[string, RowVersion]>).value[1];
         fromOlder = older.next();
+        continue;
       }
+      if (order === 0) fromOlder = older.next();
+      yield (fromNewer as IteratorYieldResult<[string, RowVersion]>).value[1];
+      fromNewer = newer.next();
     }
   }
 
@@ -231,7 +228,7 @@ export class WriteOverlay {
     return this.committedSize + this.#issued.size;
   }
 
-  /** Committed versions held here (a key written during a checkpoint counts twice until it ends). */
+  /** Committed versions held here (a key written during a checkpoint counts twice till it ends). */
   get committedSize(): number {
     return this.#current.committed.size + (this.#checkpointing?.committed.size ?? 0);
   }
@@ -246,9 +243,22 @@ export class WriteOverlay {
         if (overlayKey >= start && overlayKey < end) found.set(overlayKey, version);
       }
     }
-    const sortedKeys = [...found.keys()].sort((left, right) =>
-      left < right ? -1 : left > right ? 1 : 0,
-    );
+    const sortedKeys = [...found.keys()].sort(compareKeys);
     for (const overlayKey of sortedKeys) yield found.get(overlayKey) as RowVersion;
   }
+}
+
+/** `entries` (ascending) up to, not including, `end`. */
+function* entriesBefore(
+  entries: Iterator<[string, RowVersion]>,
+  end: string,
+): Generator<[string, RowVersion], void, undefined> {
+  for (let entry = entries.next(); !entry.done; entry = entries.next()) {
+    if (entry.value[0] >= end) return;
+    yield entry.value;
+  }
+}
+
+function compareKeys(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
 }
