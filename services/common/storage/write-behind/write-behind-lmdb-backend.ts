@@ -222,8 +222,8 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     const start = overlayKeyOf(range.start);
     const end = overlayKeyOf(range.end);
     const keys = new Set<string>(this.store.rowKeys(range).map(overlayKeyOf));
-    for (const { key } of this.#overlay.committedRange(start, end)) keys.add(overlayKeyOf(key));
-    for (const key of this.#overlay.issuedKeysInRange(start, end)) keys.add(overlayKeyOf(key));
+    for (const { overlayKey } of this.#overlay.committedRange(start, end)) keys.add(overlayKey);
+    for (const overlayKey of this.#overlay.issuedKeysInRange(start, end)) keys.add(overlayKey);
     if (keys.size === 0) return;
     await this.#write(
       [...keys].map((overlayKey) => ({

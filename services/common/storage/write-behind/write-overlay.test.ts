@@ -11,11 +11,11 @@ const AFTER_DUE = `${DUE.slice(0, -1)};`;
 const TABLES = [prefixOf('url_task'), DUE, prefixOf('domain_runtime'), ''];
 
 function commitOne(overlay: WriteOverlay, key: string, sequence: number): RowVersion {
-  const [[, version]] = overlay.issue(sequence, [
+  const versions = overlay.issue(sequence, [
     { key: Buffer.from(key, 'latin1'), stored: Buffer.from([sequence % 256]) },
   ]);
-  overlay.commit([[key, version]]);
-  return version;
+  overlay.commit(versions);
+  return versions[0];
 }
 
 function rangeKeys(overlay: WriteOverlay, start: string, end: string): string[] {
@@ -82,6 +82,56 @@ describe('WriteOverlay', () => {
     }
     expect(rangeReadCount).toBeGreaterThan(500);
     expect(checkpointCount).toBeGreaterThan(50);
+  });
+
+  it('answers the latest version of a key as a model of records in flight does, through issues, commits and withdrawals', () => {
+    const random = seededRandom(20261205);
+    const overlay = new WriteOverlay();
+    const keys = Array.from({ length: 12 }, (_, index) => `${DUE}k${index}`);
+    /** Records issued and not settled, oldest first, as the overlay handed them out. */
+    const inFlight: RowVersion[][] = [];
+    const committed = new Map<string, RowVersion>();
+    const latestOf = (key: string) => {
+      for (let record = inFlight.length - 1; record >= 0; record -= 1) {
+        const found = [...inFlight[record]].reverse().find((version) => version.overlayKey === key);
+        if (found !== undefined) return found;
+      }
+      return committed.get(key);
+    };
+    let withdrawnCount = 0;
+    for (let step = 1; step <= 3000; step += 1) {
+      const roll = random();
+      if (roll < 0.45 || inFlight.length === 0) {
+        // A key may be written twice in one record (the newer write wins) and in several records.
+        const writes = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
+          key: Buffer.from(keys[Math.floor(random() * keys.length)], 'latin1'),
+          stored: Buffer.from([step % 256]),
+        }));
+        inFlight.push(overlay.issue(step, writes));
+      } else {
+        // Mostly the oldest record settles first, as the backend orders them; sometimes another.
+        const position = random() < 0.8 ? 0 : Math.floor(random() * inFlight.length);
+        const [versions] = inFlight.splice(position, 1);
+        if (random() < 0.1) {
+          overlay.withdraw(versions);
+          withdrawnCount += 1;
+        } else {
+          overlay.commit(versions);
+          for (const version of versions) committed.set(version.overlayKey, version);
+        }
+      }
+      for (const key of keys) expect(overlay.latestVersion(key)).toBe(latestOf(key));
+      const issuedCount = inFlight.reduce((count, versions) => count + versions.length, 0);
+      expect(overlay.size).toBe(committed.size + issuedCount);
+      const inRange = [...overlay.issuedKeysInRange(`${DUE}k1`, `${DUE}k2`)].sort();
+      const expectedInRange = inFlight
+        .flat()
+        .map((version) => version.overlayKey)
+        .filter((key) => key >= `${DUE}k1` && key < `${DUE}k2`)
+        .sort();
+      expect(inRange).toEqual(expectedInRange);
+    }
+    expect(withdrawnCount).toBeGreaterThan(20);
   });
 
   it('refuses a second checkpoint while one is under way', () => {

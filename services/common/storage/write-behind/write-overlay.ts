@@ -8,6 +8,8 @@ import type { StoredWrite } from './journal-record';
  */
 export interface RowVersion extends StoredWrite {
   readonly sequence: number;
+  /** The key as the overlay's maps hold it (overlayKeyOf). */
+  readonly overlayKey: string;
 }
 
 /** A row key as a map key: latin1 keeps one code unit per byte, so string order is byte order. */
@@ -51,9 +53,9 @@ class Generation {
     }));
   }
 
-  set(overlayKey: string, version: RowVersion): void {
-    this.committed.set(overlayKey, version);
-    this.#orderedTableOf(overlayKey)?.set(overlayKey, version);
+  set(version: RowVersion): void {
+    this.committed.set(version.overlayKey, version);
+    this.#orderedTableOf(version.overlayKey)?.set(version.overlayKey, version);
   }
 
   /** The table's committed versions in key order, sorted now if it was not kept in order. */
@@ -100,6 +102,11 @@ class Generation {
  * - latest: the newest version of each key, durable or still being written (what a
  *   compare-and-swap decides on: it is ordered after every write issued before it).
  *
+ * Versions still being written are kept per journal record, oldest first, and searched only by a
+ * compare-and-swap or a range delete (the scheduler makes neither on its hot path): a map of them
+ * by key cost three lookups for every row written — set when issued, found and deleted when
+ * committed — for the few reads that need them.
+ *
  * Committed versions live in generations. A checkpoint takes the current generation whole
  * (beginCheckpoint) — what commits meanwhile goes to a new one, and readers look there first — and
  * drops it whole once `rows` holds it (endCheckpoint). Releasing the rows one by one instead (a map
@@ -117,32 +124,53 @@ export class WriteOverlay {
   #current = new Generation([]);
   /** The generation a checkpoint is writing into `rows`, readable until it is there. */
   #checkpointing: Generation | undefined;
-  readonly #issued = new Map<string, RowVersion>();
+  /** The versions of each journal record issued and not yet committed or withdrawn, oldest first. */
+  readonly #issuedRecords: RowVersion[][] = [];
+  #issuedCount = 0;
 
   /** Records the versions of a journal record being written; returns them in write order. */
-  issue(sequence: number, writes: readonly StoredWrite[]): Array<[string, RowVersion]> {
-    return writes.map(({ key, stored }) => {
-      const overlayKey = overlayKeyOf(key);
-      const version: RowVersion = { key, stored, sequence };
-      this.#issued.set(overlayKey, version);
-      return [overlayKey, version];
-    });
+  issue(sequence: number, writes: readonly StoredWrite[]): RowVersion[] {
+    const versions = new Array<RowVersion>(writes.length);
+    for (let index = 0; index < writes.length; index += 1) {
+      const { key, stored } = writes[index];
+      versions[index] = { key, stored, sequence, overlayKey: overlayKeyOf(key) };
+    }
+    this.#issuedRecords.push(versions);
+    this.#issuedCount += versions.length;
+    return versions;
   }
 
   /** The record carrying `versions` is durable: readers see them from now on. */
-  commit(versions: ReadonlyArray<[string, RowVersion]>): void {
+  commit(versions: readonly RowVersion[]): void {
+    this.#forgetIssued(versions);
     const current = this.#current;
-    for (const [overlayKey, version] of versions) {
-      current.set(overlayKey, version);
-      if (this.#issued.get(overlayKey) === version) this.#issued.delete(overlayKey);
+    for (let index = 0; index < versions.length; index += 1) {
+      current.set(versions[index]);
     }
   }
 
   /** The record carrying `versions` will never be durable. */
-  withdraw(versions: ReadonlyArray<[string, RowVersion]>): void {
-    for (const [overlayKey, version] of versions) {
-      if (this.#issued.get(overlayKey) === version) this.#issued.delete(overlayKey);
+  withdraw(versions: readonly RowVersion[]): void {
+    this.#forgetIssued(versions);
+  }
+
+  /** Records commit in issue order (the backend sees to it), so this is nearly always the first. */
+  #forgetIssued(versions: readonly RowVersion[]): void {
+    const position = this.#issuedRecords.indexOf(versions as RowVersion[]);
+    if (position < 0) return;
+    this.#issuedRecords.splice(position, 1);
+    this.#issuedCount -= versions.length;
+  }
+
+  /** The newest issued, not yet committed version of `overlayKey`: newest record first. */
+  #latestIssued(overlayKey: string): RowVersion | undefined {
+    for (let record = this.#issuedRecords.length - 1; record >= 0; record -= 1) {
+      const versions = this.#issuedRecords[record];
+      for (let index = versions.length - 1; index >= 0; index -= 1) {
+        if (versions[index].overlayKey === overlayKey) return versions[index];
+      }
     }
+    return undefined;
   }
 
   committedVersion(overlayKey: string): RowVersion | undefined {
@@ -152,7 +180,7 @@ export class WriteOverlay {
   }
 
   latestVersion(overlayKey: string): RowVersion | undefined {
-    return this.#issued.get(overlayKey) ?? this.committedVersion(overlayKey);
+    return this.#latestIssued(overlayKey) ?? this.committedVersion(overlayKey);
   }
 
   /** Committed versions with keys in [start, end), ascending. */
@@ -216,16 +244,24 @@ export class WriteOverlay {
     this.#checkpointing = undefined;
   }
 
-  /** Issued, not yet durable keys in [start, end), unordered (few: the records being written). */
-  *issuedKeysInRange(start: string, end: string): Generator<Buffer> {
-    for (const [overlayKey, version] of this.#issued) {
-      if (overlayKey >= start && overlayKey < end) yield version.key;
+  /**
+   * Issued, not yet durable keys in [start, end), unordered, a key as often as it was written (few:
+   * the records being written).
+   */
+  *issuedKeysInRange(start: string, end: string): Generator<string> {
+    for (const versions of this.#issuedRecords) {
+      for (const { overlayKey } of versions) {
+        if (overlayKey >= start && overlayKey < end) yield overlayKey;
+      }
     }
   }
 
-  /** Versions held here, committed and issued (a key written during a checkpoint counts twice). */
+  /**
+   * Versions held here, committed and issued: a key counts once per generation and once per record
+   * being written that carries it.
+   */
   get size(): number {
-    return this.committedSize + this.#issued.size;
+    return this.committedSize + this.#issuedCount;
   }
 
   /** Committed versions held here (a key written during a checkpoint counts twice till it ends). */
