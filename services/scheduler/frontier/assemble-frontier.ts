@@ -209,7 +209,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     store,
-    picker: new DomainPicker({ tables, store, leases, book, rules, robots }),
+    picker: new DomainPicker({ tables, store, leases, book, robots }),
     leases,
     waiters,
     runDueMaintenance: async (batch, nowMs) => {

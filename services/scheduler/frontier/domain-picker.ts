@@ -7,7 +7,7 @@ import type { FrontierTables } from './frontier-tables';
 import type { LeaseBook } from './lease-book';
 import { placementOf } from './index-placement';
 import type { RobotsPolicy } from './robots-policy';
-import type { RuleBook, RuleSummary } from './rule-book';
+import type { RuleSummary } from './rule-book';
 import { msOfTimeText } from './time-text';
 import { parked } from './url-task-transitions';
 
@@ -61,8 +61,8 @@ export interface DomainPickerDependencies {
   store: FrontierStore;
   /** A held URL keeps its due entry while leased: the picker passes over it. */
   leases: LeaseBook;
+  /** Also where a domain's rule is looked up (DomainBook.ruleOf). */
   book: DomainBook;
-  rules: RuleBook;
   robots: RobotsPolicy;
 }
 
@@ -154,7 +154,7 @@ export class DomainPicker {
     while (batch.length < Math.min(limit, PREFETCH_DOMAIN_COUNT)) {
       const schedule = this.dependencies.book.ready.popAvailable(rank, nowMs);
       if (schedule === undefined) break;
-      const rule = this.dependencies.rules.get(schedule.domain);
+      const rule = this.dependencies.book.ruleOf(schedule);
       if (rule === undefined || !rule.isCrawlable) {
         this.dependencies.book.touch(schedule);
         continue;

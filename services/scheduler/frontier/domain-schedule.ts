@@ -1,3 +1,5 @@
+import type { RuleSummary } from './rule-book';
+
 /** The best due URL of a domain: the band the domain is served in, and since when it waits. */
 export interface QueueHead {
   rank: number;
@@ -49,6 +51,10 @@ export class DomainSchedule {
   hasStoredChange = false;
   /** Only the dequeue times changed: its row is written behind. */
   hasRuntimeChange = false;
+
+  /** The domain's rule as DomainBook.ruleOf last looked it up, at RuleBook version `ruleVersion`. */
+  rule: RuleSummary | undefined;
+  ruleVersion = -1;
 
   /** Bookkeeping of ReadyDomainQueue: the live entry's version, band and time. */
   readyVersion = 0;

@@ -31,6 +31,15 @@ export interface RuleSummary {
  */
 export class RuleBook {
   readonly #rules = new Map<string, RuleSummary>();
+  #version = 0;
+
+  /**
+   * Moves with every rule remembered: a summary looked up when it was V is still the domain's rule
+   * while it is V (DomainBook.ruleOf keeps one per schedule on that condition).
+   */
+  get version(): number {
+    return this.#version;
+  }
 
   get(domain: string): RuleSummary | undefined {
     return this.#rules.get(domain);
@@ -53,6 +62,7 @@ export class RuleBook {
       apiEndpoint: rule.render_strategy === 'api' ? (rule.api_endpoint ?? null) : null,
     };
     this.#rules.set(rule.domain, summary);
+    this.#version += 1;
     return summary;
   }
 
