@@ -239,9 +239,10 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     assertRange(range);
     const nowMs = Date.now();
     const rows = this.store.liveRows(range, nowMs);
-    if (this.#overlay.committedSize === 0) return take(rows, range.limit);
-    const newer = this.#overlay.committedRange(overlayKeyOf(range.start), overlayKeyOf(range.end));
-    return take(mergeNewer(rows, newer, nowMs), range.limit);
+    const start = overlayKeyOf(range.start);
+    const end = overlayKeyOf(range.end);
+    if (!this.#overlay.hasCommittedInRange(start, end)) return take(rows, range.limit);
+    return take(mergeNewer(rows, this.#overlay.committedRange(start, end), nowMs), range.limit);
   }
 
   async compareAndSwap(

@@ -70,6 +70,7 @@ describe('WriteOverlay', () => {
               : [keyIn(table), keyIn(table)];
         const model = visible();
         const expected = [...model.keys()].filter((key) => key >= start && key < end).sort();
+        expect(overlay.hasCommittedInRange(start, end)).toBe(expected.length > 0);
         const versions = [...overlay.committedRange(start, end)];
         expect(versions.map((version) => version.key.toString('latin1'))).toEqual(expected);
         // The newest version of each key, never one a later commit replaced.

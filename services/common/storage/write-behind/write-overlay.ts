@@ -183,12 +183,27 @@ export class WriteOverlay {
     return this.#latestIssued(overlayKey) ?? this.committedVersion(overlayKey);
   }
 
+  /**
+   * Whether a committed version lies in [start, end): what a range read asks first. Most ranges
+   * the scheduler reads (one domain's due queue) hold none, and the iterators of a merge cost
+   * ~1.6 KB of garbage per URL leased at 1M URLs (V8's sampling heap profiler).
+   */
+  hasCommittedInRange(start: string, end: string): boolean {
+    if (start >= end || this.committedSize === 0) return false;
+    const table = tableOfSingleTableRange(start, end);
+    if (table === undefined) return !this.#sortedRange(start, end).next().done; // rare
+    return (
+      startsBefore(this.#current.orderedTable(table), start, end) ||
+      (this.#checkpointing !== undefined &&
+        startsBefore(this.#checkpointing.orderedTable(table), start, end))
+    );
+  }
+
   /** Committed versions with keys in [start, end), ascending. */
   *committedRange(start: string, end: string): Generator<RowVersion> {
     if (start >= end || this.committedSize === 0) return;
-    const table = tableOfOverlayKey(start);
-    // Inside one table when `end` is at most the first key after it (`…:` → `…;`, ':' + 1).
-    if (table === '' || end > `${table.slice(0, -1)};`) {
+    const table = tableOfSingleTableRange(start, end);
+    if (table === undefined) {
       yield* this.#sortedRange(start, end);
       return;
     }
@@ -282,6 +297,19 @@ export class WriteOverlay {
     const sortedKeys = [...found.keys()].sort(compareKeys);
     for (const overlayKey of sortedKeys) yield found.get(overlayKey) as RowVersion;
   }
+}
+
+/** The table holding all of [start, end), or undefined when the range spans tables (or none). */
+function tableOfSingleTableRange(start: string, end: string): string | undefined {
+  const table = tableOfOverlayKey(start);
+  // Inside one table when `end` is at most the first key after it (`…:` → `…;`, ':' + 1).
+  return table === '' || end > `${table.slice(0, -1)};` ? undefined : table;
+}
+
+/** Whether `versions` holds a key in [start, end). */
+function startsBefore(versions: BTree<string, RowVersion>, start: string, end: string): boolean {
+  const first = versions.getPairOrNextHigher(start);
+  return first !== undefined && first[0] < end;
 }
 
 /** `entries` (ascending) up to, not including, `end`. */
