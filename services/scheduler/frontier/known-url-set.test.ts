@@ -69,6 +69,15 @@ describe('KnownUrlSet', () => {
     const known = new KnownUrlSet();
     expect(() => known.has('ABCDEF0123456789abcdef0123456789')).toThrow(RangeError);
     expect(() => known.add('0123')).toThrow(RangeError);
+    const valid = '0123456789abcdef0123456789abcdef';
+    // Every position, with characters next to the digit ranges and one whose low byte is '0'.
+    for (const character of ['/', ':', '`', 'g', 'F', ' ', '\u0130', '\u0161']) {
+      for (let index = 0; index < 32; index += 1) {
+        const text = valid.slice(0, index) + character + valid.slice(index + 1);
+        expect(() => known.add(text)).toThrow(RangeError);
+      }
+    }
     expect(known.size).toBe(0);
+    expect(known.add(valid)).toBe(true);
   });
 });
