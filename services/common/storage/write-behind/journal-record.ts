@@ -14,22 +14,47 @@ export interface StoredWrite {
 
 const DELETED = 0xffff_ffff;
 const KEY_LENGTH_BYTES = 2;
-const STORED_LENGTH_BYTES = 4;
+export const STORED_LENGTH_BYTES = 4;
 
 export function encodeJournalRecord(writes: readonly StoredWrite[]): Buffer {
+  return encodeJournalRecordWithLayout(writes).record;
+}
+
+/**
+ * A record and where each write sits in it: for write i, `keyStarts[i]` and `storedStarts[i]`
+ * (the key ends 4 bytes before its stored form begins), and `storedEnds[i]`, -1 for a delete. The
+ * write-behind overlay keeps the record and reads its rows there, so a row's bytes are held once.
+ */
+export interface JournalRecordLayout {
+  record: Buffer;
+  keyStarts: Int32Array;
+  storedStarts: Int32Array;
+  storedEnds: Int32Array;
+}
+
+export function encodeJournalRecordWithLayout(writes: readonly StoredWrite[]): JournalRecordLayout {
   let byteCount = 0;
   for (const { key, stored } of writes) {
     byteCount += KEY_LENGTH_BYTES + key.length + STORED_LENGTH_BYTES + (stored?.length ?? 0);
   }
-  const record = Buffer.allocUnsafe(byteCount);
+  // Never a slice of Node's shared 8 KiB pool: a record outlives the request that wrote it (the
+  // overlay holds it until a checkpoint), and a slice would keep its whole slab alive with it.
+  const record = Buffer.allocUnsafeSlow(byteCount);
+  const keyStarts = new Int32Array(writes.length);
+  const storedStarts = new Int32Array(writes.length);
+  const storedEnds = new Int32Array(writes.length);
   let offset = 0;
-  for (const { key, stored } of writes) {
+  for (let index = 0; index < writes.length; index += 1) {
+    const { key, stored } = writes[index];
     offset = record.writeUInt16BE(key.length, offset);
+    keyStarts[index] = offset;
     offset += key.copy(record, offset);
     offset = record.writeUInt32BE(stored === undefined ? DELETED : stored.length, offset);
+    storedStarts[index] = offset;
     if (stored !== undefined) offset += stored.copy(record, offset);
+    storedEnds[index] = stored === undefined ? -1 : offset;
   }
-  return record;
+  return { record, keyStarts, storedStarts, storedEnds };
 }
 
 /** The writes of a record, in order; keys and values are copies (the record may be reused). */

@@ -30,7 +30,7 @@ import {
   type CheckpointStatistics,
 } from './checkpointer';
 import { claimJournal, releaseJournal } from './journal-owner';
-import { encodeJournalRecord, type StoredWrite } from './journal-record';
+import { encodeJournalRecordWithLayout, type StoredWrite } from './journal-record';
 import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
 import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
 
@@ -314,10 +314,11 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     if (writes.length === 0) return Promise.resolve();
     this.#lastSequence += 1;
     const sequence = this.#lastSequence;
-    const versions = this.#overlay.issue(sequence, writes);
+    const layout = encodeJournalRecordWithLayout(writes);
+    const versions = this.#overlay.issue(sequence, layout);
     let appending: Promise<void>;
     try {
-      appending = this.journal.append(sequence, encodeJournalRecord(writes));
+      appending = this.journal.append(sequence, layout.record);
     } catch (error) {
       appending = Promise.reject(error);
     }

@@ -1,5 +1,6 @@
 import { seededRandom } from '../../testing/seeded-random';
 import { TableLocation } from '../storage-key';
+import { encodeJournalRecordWithLayout } from './journal-record';
 import { tableOfOverlayKey, WriteOverlay, type RowVersion } from './write-overlay';
 
 /** `{service}:{table}:` as the keyspace builds it. */
@@ -11,9 +12,12 @@ const AFTER_DUE = `${DUE.slice(0, -1)};`;
 const TABLES = [prefixOf('url_task'), DUE, prefixOf('domain_runtime'), ''];
 
 function commitOne(overlay: WriteOverlay, key: string, sequence: number): RowVersion {
-  const versions = overlay.issue(sequence, [
-    { key: Buffer.from(key, 'latin1'), stored: Buffer.from([sequence % 256]) },
-  ]);
+  const versions = overlay.issue(
+    sequence,
+    encodeJournalRecordWithLayout([
+      { key: Buffer.from(key, 'latin1'), stored: Buffer.from([sequence % 256]) },
+    ]),
+  );
   overlay.commit(versions);
   return versions[0];
 }
@@ -104,11 +108,20 @@ describe('WriteOverlay', () => {
       const roll = random();
       if (roll < 0.45 || inFlight.length === 0) {
         // A key may be written twice in one record (the newer write wins) and in several records.
+        // Deletes too, and stored forms of several lengths.
         const writes = Array.from({ length: 1 + Math.floor(random() * 4) }, () => ({
           key: Buffer.from(keys[Math.floor(random() * keys.length)], 'latin1'),
-          stored: Buffer.from([step % 256]),
+          stored:
+            random() < 0.2 ? undefined : Buffer.alloc(1 + Math.floor(random() * 40), step % 256),
         }));
-        inFlight.push(overlay.issue(step, writes));
+        const versions = overlay.issue(step, encodeJournalRecordWithLayout(writes));
+        // Each version reads back the bytes it was written with.
+        versions.forEach((version, index) => {
+          expect(version.key).toEqual(writes[index].key);
+          expect(version.stored).toEqual(writes[index].stored);
+          expect(version.overlayKey).toBe(writes[index].key.toString('latin1'));
+        });
+        inFlight.push(versions);
       } else {
         // Mostly the oldest record settles first, as the backend orders them; sometimes another.
         const position = random() < 0.8 ? 0 : Math.floor(random() * inFlight.length);
