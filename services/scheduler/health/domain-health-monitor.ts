@@ -91,25 +91,19 @@ export class DomainHealthMonitor {
   observe(batch: WriteBatch, observations: readonly HealthObservation[], nowMs: number): void {
     const paused: DomainHealthDocument[] = [];
     for (const { domain, url, result } of observations) {
-      const row = this.#rows.get(domain) ?? healthyRow(domain, nowMs);
-      if (row.domain_health_state !== 'healthy') continue; // in-flight stragglers of a paused domain
-      const { current, previous } = slide(
-        row.current_window,
-        row.previous_window,
-        observationOfResult(result),
-        this.dependencies.thresholds,
-      );
-      const reason = findPauseReason(windowSums(current, previous), this.dependencies.thresholds);
-      const next: DomainHealthDocument = {
-        ...row,
-        current_window: current,
-        previous_window: previous,
-      };
-      if (reason === null) {
-        this.#keep(next, nowMs);
-        continue;
+      let row = this.#rows.get(domain);
+      if (row === undefined) {
+        row = healthyRow(domain, nowMs);
+        this.#rows.set(domain, row);
       }
-      paused.push(this.#pause(next, reason, url, nowMs));
+      if (row.domain_health_state !== 'healthy') continue; // in-flight stragglers of a paused domain
+      // A healthy row is this monitor's alone — never staged, only its copies are (#pause) — so
+      // its window is updated in place: a new row and window per result (every result of every
+      // report) lived until the domain's next result, seconds later, in the old generation.
+      slide(row, observationOfResult(result), this.dependencies.thresholds);
+      row.updated_at = timeTextOf(nowMs);
+      const reason = findPauseReason(windowSums(row), this.dependencies.thresholds);
+      if (reason !== null) paused.push(this.#pause(row, reason, url, nowMs));
     }
     this.#stage(batch, paused);
   }
@@ -193,11 +187,6 @@ export class DomainHealthMonitor {
     const schedule = this.dependencies.book.obtain(domain);
     schedule.isPaused = isPaused;
     this.dependencies.book.touch(schedule);
-  }
-
-  /** A window update: kept in memory only (see the class comment). */
-  #keep(row: DomainHealthDocument, nowMs: number): void {
-    this.#replace(row, nowMs);
   }
 
   #replace(row: DomainHealthDocument, nowMs: number): DomainHealthDocument {

@@ -21,11 +21,9 @@ const thresholds: HealthThresholds = {
 const task = { url: 'https://a.example/', url_hash: '0123456789abcdef0123456789abcdef' };
 
 function judge(results: ReturnType<typeof doneResult>[]) {
-  let window = { current: emptyWindow(), previous: emptyWindow() };
-  for (const result of results) {
-    window = slide(window.current, window.previous, observationOfResult(result), thresholds);
-  }
-  return findPauseReason(windowSums(window.current, window.previous), thresholds);
+  const window = { current_window: emptyWindow(), previous_window: emptyWindow() };
+  for (const result of results) slide(window, observationOfResult(result), thresholds);
+  return findPauseReason(windowSums(window), thresholds);
 }
 
 describe('the health window', () => {
@@ -62,6 +60,23 @@ describe('the health window', () => {
     expect(
       judge([bad, bad, doneResult(task), doneResult(task), doneResult(task), doneResult(task)]),
     ).toBeNull();
+  });
+
+  it('counts the last results in two halves that trade places as each fills, in place', () => {
+    const window = { current_window: emptyWindow(), previous_window: emptyWindow() };
+    const [firstHalf, secondHalf] = [window.current_window, window.previous_window];
+    const countsAfter: number[] = [];
+    for (let result = 1; result <= 7; result += 1) {
+      slide(window, observationOfResult(doneResult(task)), thresholds);
+      countsAfter.push(windowSums(window).result_count);
+    }
+    // W = 4: a half holds 2 and is passed on once full, so the window counts the full previous
+    // half and the 0–1 results since.
+    expect(countsAfter).toEqual([1, 2, 3, 2, 3, 2, 3]);
+    // The same two objects throughout: after 7 results (three rollovers) they have traded places.
+    expect(window.current_window).toBe(secondHalf);
+    expect(window.previous_window).toBe(firstHalf);
+    expect(window.previous_window.result_count).toBe(2);
   });
 
   it('judges a probe answer by its status and its own XHR ratios', () => {

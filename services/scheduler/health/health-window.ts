@@ -1,4 +1,8 @@
-import type { HealthWindowSums, PauseReason } from '../frontier/frontier-documents';
+import type {
+  DomainHealthDocument,
+  HealthWindowSums,
+  PauseReason,
+} from '../frontier/frontier-documents';
 import type { FailReason, HealthSignal, ReportResult } from '../frontier/wire-types';
 
 /** When a domain counts as unhealthy (configuration, see README). */
@@ -58,16 +62,18 @@ export function observationOfSignal(signal: HealthSignal | null): HealthWindowSu
   return observation;
 }
 
-function added(left: HealthWindowSums, right: HealthWindowSums): HealthWindowSums {
-  return {
-    result_count: left.result_count + right.result_count,
-    xhr_total_count: left.xhr_total_count + right.xhr_total_count,
-    xhr_error_count: left.xhr_error_count + right.xhr_error_count,
-    xhr_throttled_count: left.xhr_throttled_count + right.xhr_throttled_count,
-    xhr_denied_count: left.xhr_denied_count + right.xhr_denied_count,
-    origin_failure_count: left.origin_failure_count + right.origin_failure_count,
-  };
+/** Adds `observation` into `sums`. */
+function addInto(sums: HealthWindowSums, observation: HealthWindowSums): void {
+  sums.result_count += observation.result_count;
+  sums.xhr_total_count += observation.xhr_total_count;
+  sums.xhr_error_count += observation.xhr_error_count;
+  sums.xhr_throttled_count += observation.xhr_throttled_count;
+  sums.xhr_denied_count += observation.xhr_denied_count;
+  sums.origin_failure_count += observation.origin_failure_count;
 }
+
+/** The two halves of a domain's window, as its health row holds them. */
+export type SlidingWindow = Pick<DomainHealthDocument, 'current_window' | 'previous_window'>;
 
 /**
  * A sliding window in two halves: observations add to the current half; once it holds half the
@@ -75,15 +81,21 @@ function added(left: HealthWindowSums, right: HealthWindowSums): HealthWindowSum
  * covers the last W/2 to W results with twelve numbers per domain, however busy the domain is.
  */
 export function slide(
-  current: HealthWindowSums,
-  previous: HealthWindowSums,
+  window: SlidingWindow,
   observation: HealthWindowSums,
   thresholds: HealthThresholds,
-): { current: HealthWindowSums; previous: HealthWindowSums } {
-  const grown = added(current, observation);
-  return grown.result_count >= Math.max(1, Math.floor(thresholds.windowResultCount / 2))
-    ? { current: emptyWindow(), previous: grown }
-    : { current: grown, previous };
+): void {
+  addInto(window.current_window, observation);
+  if (
+    window.current_window.result_count >= Math.max(1, Math.floor(thresholds.windowResultCount / 2))
+  ) {
+    // The old previous half, emptied, is the new current one: a window's two objects are reused
+    // for as long as its domain stays healthy (a new pair per result was old-generation garbage).
+    const emptied = window.previous_window;
+    window.previous_window = window.current_window;
+    Object.assign(emptied, emptyWindow());
+    window.current_window = emptied;
+  }
 }
 
 /** The first ratio over its threshold, or null while the domain looks healthy (or undecided). */
@@ -108,11 +120,10 @@ export function findPauseReason(
   return null;
 }
 
-export function windowSums(
-  current: HealthWindowSums,
-  previous: HealthWindowSums,
-): HealthWindowSums {
-  return added(current, previous);
+export function windowSums(window: SlidingWindow): HealthWindowSums {
+  const sums = { ...window.current_window };
+  addInto(sums, window.previous_window);
+  return sums;
 }
 
 /** An origin that answered a probe is healthy when it neither failed nor refused us. */
