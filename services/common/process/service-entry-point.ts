@@ -40,11 +40,12 @@ export function serviceEntryPoint(service: ServiceName, sourceRoot?: string): No
  * ~12 % (327/313 → 290/274 µs in alternating runs; 32 MiB: 317), without a higher peak RSS.
  *
  * And its old generation may grow to four times what a mark-compact leaves before the next one
- * (V8's default is less than twice): every mark-compact holds the main thread for an 18–21 ms
- * pause after marking steps of up to ~20 ms, and the leases waiting meanwhile were the slowest of
- * a 1M-URL run — its lease p99 at 4 workers. Eight alternating pairs at 1M URLs (30,000 URLs a
- * row, as bench:frontier measures): lease p99 28.1–35.2 ms vs 32.6–55.1, throughput the same or
- * better, peak RSS the same (1.5–1.8 GiB, LMDB's mapped pages most of it; also over 150,000 URLs).
+ * (V8 picks a factor of its own: 1.3–1.5 in those runs). Every mark-compact holds the main thread
+ * for an 18–21 ms pause after marking steps of up to ~20 ms, and the leases waiting meanwhile were
+ * the slowest of a 1M-URL run — its lease p99 at 4 workers. Eight alternating pairs at 1M URLs
+ * (30,000 URLs a row, as bench:frontier measures): lease p99 28.1–35.2 ms vs 32.6–55.1,
+ * throughput the same or better, peak RSS the same (1.5–1.8 GiB, LMDB's mapped pages most of it;
+ * also over 150,000 URLs).
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
   scheduler: ['--max-semi-space-size=64', '--heap-growing-percent=300'],
