@@ -123,7 +123,7 @@ export class KnownUrlSet {
     if (previous === undefined) return;
     const { slots } = previous;
     const end = Math.min(previous.nextSlot + slotCount, previous.mask + 1);
-    const words: Words = new Uint32Array(KnownUrlSet.#WORDS_PER_SLOT);
+    const words = MOVED_WORDS;
     for (let slot = previous.nextSlot; slot < end; slot += 1) {
       const at = slot * KnownUrlSet.#WORDS_PER_SLOT;
       words[0] = slots[at];
@@ -143,6 +143,11 @@ type Words = Uint32Array;
 
 /** wordsOf's answer, overwritten by its next call: every use is synchronous and done before then. */
 const PARSED_WORDS: Words = new Uint32Array(4);
+/**
+ * The slot #moveSome is moving, apart from PARSED_WORDS: add() starts growing — which moves
+ * slots — between parsing its hash and placing it.
+ */
+const MOVED_WORDS: Words = new Uint32Array(4);
 
 /** The value of each lowercase hex digit by character code; -1 for every other character. */
 const HEX_DIGIT_VALUES = new Int32Array(256).fill(-1);

@@ -239,6 +239,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     assertRange(range);
     const nowMs = Date.now();
     const rows = this.store.liveRows(range, nowMs);
+    if (this.#overlay.committedSize === 0) return take(rows, range.limit);
     const start = overlayKeyOf(range.start);
     const end = overlayKeyOf(range.end);
     if (!this.#overlay.hasCommittedInRange(start, end)) return take(rows, range.limit);

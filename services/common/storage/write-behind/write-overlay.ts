@@ -13,9 +13,10 @@ import { STORED_LENGTH_BYTES, type JournalRecordLayout, type StoredWrite } from 
  * old ArrayBuffers count as external memory, whose growth starts mark-compacts of its own.
  */
 export class RowVersion implements StoredWrite {
+  /** The key as the overlay's maps hold it (overlayKeyOf). */
+  readonly overlayKey: string;
+
   constructor(
-    /** The key as the overlay's maps hold it (overlayKeyOf). */
-    readonly overlayKey: string,
     /** The journal record that carries the version, and where in it. */
     private readonly record: Buffer,
     private readonly keyStart: number,
@@ -23,11 +24,17 @@ export class RowVersion implements StoredWrite {
     /** -1: the version deletes the row. */
     private readonly storedEnd: number,
     readonly sequence: number,
-  ) {}
+  ) {
+    this.overlayKey = record.toString('latin1', keyStart, this.#keyEnd());
+  }
 
   get key(): Buffer {
-    // The key's length field and the stored form's sit between them (journal-record.ts).
-    return this.record.subarray(this.keyStart, this.storedStart - STORED_LENGTH_BYTES);
+    return this.record.subarray(this.keyStart, this.#keyEnd());
+  }
+
+  /** The stored form's length field sits between the key and the stored form (journal-record.ts). */
+  #keyEnd(): number {
+    return this.storedStart - STORED_LENGTH_BYTES;
   }
 
   get stored(): Buffer | undefined {
@@ -156,13 +163,10 @@ export class WriteOverlay {
     const { record, keyStarts, storedStarts, storedEnds } = layout;
     const versions = new Array<RowVersion>(keyStarts.length);
     for (let index = 0; index < keyStarts.length; index += 1) {
-      const keyStart = keyStarts[index];
-      const storedStart = storedStarts[index];
       versions[index] = new RowVersion(
-        record.toString('latin1', keyStart, storedStart - STORED_LENGTH_BYTES),
         record,
-        keyStart,
-        storedStart,
+        keyStarts[index],
+        storedStarts[index],
         storedEnds[index],
         sequence,
       );
