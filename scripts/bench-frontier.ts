@@ -80,15 +80,16 @@ const outputDirectory = resolve(
 );
 
 /**
- * Writing behind: the row versions journalled and the rows checkpoints wrote, per URL, and the
- * writes whose acknowledgement waited for checkpoints (back-pressure).
+ * Writing behind: the row versions journalled and the rows checkpoints wrote, per URL and per
+ * LMDB transaction, and the writes whose acknowledgement waited for checkpoints (back-pressure).
  */
 function checkpointText({ commits }: LoadMeasurement): string {
   const checkpoint = commits?.checkpoint;
   if (checkpoint === undefined) return '';
   return (
     `; journalled ${checkpoint.versionsPerUrl.toFixed(2)} row versions per URL, ` +
-    `checkpoints wrote ${checkpoint.rowWritesPerUrl.toFixed(2)} rows per URL, ` +
+    `checkpoints wrote ${checkpoint.rowWritesPerUrl.toFixed(2)} rows per URL ` +
+    `(${checkpoint.rowsPerTransaction.toFixed(0)} per LMDB transaction), ` +
     `${checkpoint.backPressureWaitCount} writes waited for them (${checkpoint.backPressureSeconds.toFixed(1)} s)`
   );
 }

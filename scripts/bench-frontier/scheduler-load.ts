@@ -41,6 +41,8 @@ export interface CommitFigures {
   checkpoint?: {
     versionsPerUrl: number;
     rowWritesPerUrl: number;
+    /** Rows the checkpoints wrote per LMDB transaction (LMDB's cost per row falls as it grows). */
+    rowsPerTransaction: number;
     /** Acknowledgements that waited for checkpoints (the overlay over its bound), and how long. */
     backPressureWaitCount: number;
     backPressureSeconds: number;
@@ -52,6 +54,7 @@ interface SchedulerTotals {
   count: number;
   checkpointedVersions: number;
   checkpointedRows: number;
+  checkpointTransactions: number;
   backPressureWaitCount: number;
   backPressureSeconds: number;
   pauses: PauseFigures;
@@ -110,6 +113,7 @@ async function schedulerTotalsOf(url: string): Promise<SchedulerTotals> {
     count: valueOf(text, 'scheduler_commit_duration_seconds_count'),
     checkpointedVersions: valueOf(text, 'storage_write_behind_row_version_total'),
     checkpointedRows: valueOf(text, 'storage_write_behind_row_write_total'),
+    checkpointTransactions: valueOf(text, 'storage_write_behind_checkpoint_transaction_total'),
     backPressureWaitCount: valueOf(text, 'storage_write_behind_back_pressure_wait_total'),
     backPressureSeconds: valueOf(text, 'storage_write_behind_back_pressure_seconds_total'),
     pauses: pauseTotalsOf(text),
@@ -224,6 +228,12 @@ export async function measureScheduler(options: {
                     reportedCount,
                   rowWritesPerUrl:
                     (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) / reportedCount,
+                  rowsPerTransaction:
+                    (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) /
+                    Math.max(
+                      1,
+                      totalsAfter.checkpointTransactions - totalsBefore.checkpointTransactions,
+                    ),
                   backPressureWaitCount:
                     totalsAfter.backPressureWaitCount - totalsBefore.backPressureWaitCount,
                   backPressureSeconds:

@@ -198,6 +198,15 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     await this.#rows.flushed;
   }
 
+  /**
+   * The id of the newest committed write transaction. Ids count up by one per transaction, so
+   * the difference between two readings is the number committed in between (checkpointer.ts).
+   */
+  lastTransactionId(): number {
+    this.#assertOpen();
+    return (this.#environment.getStats() as { lastTxnId: number }).lastTxnId;
+  }
+
   /** Undefined unless opened with trackMetrics. */
   writeMetrics(): LmdbWriteMetrics | undefined {
     this.#assertOpen();

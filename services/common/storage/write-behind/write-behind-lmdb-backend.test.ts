@@ -22,6 +22,58 @@ afterEach(async () => {
 const key = (text: string) => Buffer.from(text);
 const text = (value: Buffer | undefined) => value?.toString();
 
+/**
+ * Keeps the event loop as busy as a loaded service keeps it: every turn spends `msPerTurn` on the
+ * main thread before the next (requests, in a service) until stopped.
+ */
+function keepEventLoopBusy(msPerTurn: number): { stop: () => void } {
+  let isStopped = false;
+  const spin = () => {
+    if (isStopped) return;
+    const until = performance.now() + msPerTurn;
+    while (performance.now() < until);
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  return { stop: () => (isStopped = true) };
+}
+
+test('a checkpoint reaches LMDB in a few large transactions while the event loop is busy', async () => {
+  // LMDB charges a small transaction far more per row than a large one (checkpointer.ts); slices
+  // spread thin over busy turns let lmdb-js's writer catch up and commit after each of them.
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  try {
+    const rowCount = 20_000; // the scheduler's checkpoint threshold
+    // Scattered over the key space, as url_hash keys are; each value names its key, and is long
+    // enough that LMDB's writer takes longer per row than the main thread takes to queue it.
+    const rowOf = (index: number) => {
+      const number = (index * 7_919) % rowCount;
+      return {
+        key: key(`row-${number}`),
+        value: Buffer.from(`value-${number}`.padEnd(1_000, '.')),
+      };
+    };
+    for (let start = 0; start < rowCount; start += 1_000) {
+      await backend.putMany(Array.from({ length: 1_000 }, (_, offset) => rowOf(start + offset)));
+    }
+    const busy = keepEventLoopBusy(2);
+    try {
+      await backend.checkpointNow();
+    } finally {
+      busy.stop();
+    }
+    const { rowWriteCount, transactionCount } = backend.statistics();
+    expect(rowWriteCount).toBe(rowCount);
+    // Four slices of 5,000 rows: 2–10 transactions here, alone or beside other suites; slices
+    // spread over half a second of turns (the pacer before) made 60–210.
+    expect(transactionCount).toBeGreaterThanOrEqual(1);
+    expect(transactionCount).toBeLessThanOrEqual(30);
+    expect(text(await backend.get(key('row-12345')))).toBe('value-12345'.padEnd(1_000, '.'));
+  } finally {
+    await backend.close();
+  }
+});
+
 test('a checkpoint writes each key once, its newest version, and empties overlay and journal', async () => {
   const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
   for (let version = 1; version <= 50; version += 1) {

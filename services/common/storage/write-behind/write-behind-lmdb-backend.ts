@@ -128,7 +128,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     directory: string,
     options: WriteBehindOptions = {},
   ): Promise<WriteBehindLmdbBackend> {
-    // Only checkpoints write the store, slice by slice over many turns (Checkpointer): let lmdb-js
+    // Only checkpoints write the store, slice by slice over a few turns (Checkpointer): let lmdb-js
     // commit them in as few transactions as its writer can take, not one per slice. At 1M URLs and
     // 16 workers that held the scheduler at 6,327 URLs/s, lease p99 97 ms, where one transaction
     // per turn fell behind the journal into back-pressure: 4,353 URLs/s, p99 333 ms.

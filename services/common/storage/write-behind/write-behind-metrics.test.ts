@@ -31,6 +31,8 @@ test('the metrics show the overlay, then what a checkpoint wrote', async () => {
     expect(await figure('storage_write_behind_checkpoint_total')).toBe(1);
     expect(await figure('storage_write_behind_row_version_total')).toBe(6);
     expect(await figure('storage_write_behind_row_write_total')).toBe(2);
+    // Two rows fit one slice: lmdb-js commits them in one transaction.
+    expect(await figure('storage_write_behind_checkpoint_transaction_total')).toBe(1);
     // Counters advance by what changed: a second scrape without checkpoints reads the same.
     expect(await figure('storage_write_behind_row_write_total')).toBe(2);
   } finally {

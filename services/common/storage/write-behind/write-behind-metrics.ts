@@ -10,6 +10,7 @@ type CumulativeFigure =
   | 'checkpointCount'
   | 'versionCount'
   | 'rowWriteCount'
+  | 'transactionCount'
   | 'secondsWriting'
   | 'backPressureWaitCount'
   | 'backPressureSeconds';
@@ -59,6 +60,11 @@ export function registerWriteBehindMetrics(
     'storage_write_behind_row_write_total',
     'Rows checkpoints wrote into the store (one per key however often it changed).',
     'rowWriteCount',
+  );
+  cumulative(
+    'storage_write_behind_checkpoint_transaction_total',
+    'LMDB transactions the store committed while checkpoints wrote: rows written per transaction is what LMDB charges per row (few large transactions cost far less per row than many small ones).',
+    'transactionCount',
   );
   cumulative(
     'storage_write_behind_checkpoint_seconds_total',
