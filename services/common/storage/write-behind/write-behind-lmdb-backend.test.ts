@@ -43,7 +43,7 @@ test('a checkpoint reaches LMDB in a few large transactions while the event loop
   // spread thin over busy turns let lmdb-js's writer catch up and commit after each of them.
   const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
   try {
-    const rowCount = 20_000; // the scheduler's checkpoint threshold
+    const rowCount = 20_000; // four slices
     // Scattered over the key space, as url_hash keys are; each value names its key, and is long
     // enough that LMDB's writer takes longer per row than the main thread takes to queue it.
     const rowOf = (index: number) => {
