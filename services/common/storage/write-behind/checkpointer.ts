@@ -150,7 +150,7 @@ export class Checkpointer {
       const startedAt = performance.now();
       const firstTransactionId = this.store.lastTransactionId();
       // Handed over in slices, one per event-loop turn: the requests of a turn wait behind its
-      // slice (~0.7 µs of the main thread a row at 1M URLs, ~3.5 ms for 5,000), so never all at
+      // slice (~0.5 µs of the main thread a row at 1M URLs, ~2.5 ms for 5,000), so never all at
       // once. But the slices must reach lmdb-js faster than its writer thread takes them: the
       // writer commits whenever it has caught up with what is queued, and a transaction costs
       // LMDB far more per row when it is small — each commit merges the pages it freed into
