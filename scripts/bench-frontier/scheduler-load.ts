@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import { SchedulerClient } from '../../generated/scheduler';
 import type { LeaseResponse } from '../../services/scheduler/frontier/wire-types';
 import { percentile, type Budget } from './bench-log';
@@ -120,6 +121,37 @@ async function schedulerTotalsOf(url: string): Promise<SchedulerTotals> {
   };
 }
 
+/** The write-behind figures of a row, per URL reported, from the totals around it. */
+function checkpointFiguresOf(
+  before: SchedulerTotals,
+  after: SchedulerTotals,
+  reportedCount: number,
+): NonNullable<CommitFigures['checkpoint']> {
+  const rowCount = after.checkpointedRows - before.checkpointedRows;
+  return {
+    versionsPerUrl: (after.checkpointedVersions - before.checkpointedVersions) / reportedCount,
+    rowWritesPerUrl: rowCount / reportedCount,
+    rowsPerTransaction:
+      rowCount / Math.max(1, after.checkpointTransactions - before.checkpointTransactions),
+    backPressureWaitCount: after.backPressureWaitCount - before.backPressureWaitCount,
+    backPressureSeconds: after.backPressureSeconds - before.backPressureSeconds,
+  };
+}
+
+/**
+ * Waits, at most `timeoutMs`, until the scheduler's write-behind overlay is empty (every write
+ * checkpointed; a checkpoint starts at the latest 2 s after a write). At once without write-behind.
+ */
+async function waitForEmptyOverlay(url: string, timeoutMs = 6_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    if (!(valueOf(text, 'storage_write_behind_overlay_row_count') > 0)) return;
+    if (performance.now() > deadline) return;
+    await delay(100);
+  }
+}
+
 export const TASKS_PER_LEASE = 50;
 
 /**
@@ -152,6 +184,9 @@ export async function measureScheduler(options: {
   let leaseCount = 0;
   let leasedTaskCount = 0;
   const serial = { next: Math.floor(Math.random() * 1e12) };
+  // The checkpoint counters move when a checkpoint ends: with what earlier rows left in the
+  // overlay checkpointed first, and this row's tail after it, they cover exactly this row.
+  await waitForEmptyOverlay(options.url);
   const cpuBefore = cpuMillisecondsOf(options.pid);
   const totalsBefore = await schedulerTotalsOf(options.url);
   const clientCpuBefore = process.cpuUsage();
@@ -195,6 +230,8 @@ export async function measureScheduler(options: {
   const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
   const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
   const totalsAfter = await schedulerTotalsOf(options.url);
+  await waitForEmptyOverlay(options.url);
+  const checkpointedAfter = await schedulerTotalsOf(options.url);
   const commitCount = totalsAfter.count - totalsBefore.count;
   const sorted = leaseLatencies.sort((left, right) => left - right);
   return {
@@ -220,25 +257,9 @@ export async function measureScheduler(options: {
         ? {
             meanMs: ((totalsAfter.seconds - totalsBefore.seconds) * 1000) / commitCount,
             urlsPerCommit: reportedCount / commitCount,
-            checkpoint: Number.isNaN(totalsAfter.checkpointedRows)
+            checkpoint: Number.isNaN(checkpointedAfter.checkpointedRows)
               ? undefined
-              : {
-                  versionsPerUrl:
-                    (totalsAfter.checkpointedVersions - totalsBefore.checkpointedVersions) /
-                    reportedCount,
-                  rowWritesPerUrl:
-                    (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) / reportedCount,
-                  rowsPerTransaction:
-                    (totalsAfter.checkpointedRows - totalsBefore.checkpointedRows) /
-                    Math.max(
-                      1,
-                      totalsAfter.checkpointTransactions - totalsBefore.checkpointTransactions,
-                    ),
-                  backPressureWaitCount:
-                    totalsAfter.backPressureWaitCount - totalsBefore.backPressureWaitCount,
-                  backPressureSeconds:
-                    totalsAfter.backPressureSeconds - totalsBefore.backPressureSeconds,
-                },
+              : checkpointFiguresOf(totalsBefore, checkpointedAfter, reportedCount),
           }
         : undefined,
   };
