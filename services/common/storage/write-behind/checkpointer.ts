@@ -14,17 +14,30 @@ export interface CheckpointSettings {
 
 /*
  * Larger checkpoints make larger LMDB transactions (cheaper rows), for a larger overlay and the
- * dirty pages of a larger transaction in memory. Against 20,000 rows / 1 s, four alternating rounds at 1M
- * URLs (bench:frontier-ab): 16 workers 7,735 vs 7,343 URLs/s, CPU 175 vs 187 µs per URL, GC 0.64 vs
- * 0.74 s a row; 4 workers 6,625 vs 6,475 URLs/s, lease p99 34.6 vs 37.5 ms. (With the slices spread
- * thin before the twenty-third session, larger checkpoints had not helped: their transactions
- * stayed small.)
+ * dirty pages of a larger transaction in memory. Against 20,000 rows / 1 s, four alternating
+ * rounds at 1M URLs (bench:frontier-ab): 16 workers 7,735 vs 7,343 URLs/s, CPU 175 vs 187 µs per
+ * URL, GC 0.64 vs 0.74 s a row; 4 workers 6,625 vs 6,475 URLs/s, lease p99 34.6 vs 37.5 ms; peak
+ * RSS at 1M ~100–150 MiB higher. (With the slices spread thin before the twenty-third session,
+ * larger checkpoints had not helped: their transactions stayed small.)
  */
 export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   rowCountThreshold: 50_000,
   maxDelayMs: 2_000,
   rowsPerTurn: 5_000,
 };
+
+/** The defaults with `overrides` applied; a RangeError for settings no checkpoint could run with. */
+export function checkpointSettingsOf(
+  overrides: Partial<CheckpointSettings> = {},
+): CheckpointSettings {
+  const settings = { ...DEFAULT_CHECKPOINT_SETTINGS, ...overrides };
+  if (!Number.isSafeInteger(settings.rowsPerTurn) || settings.rowsPerTurn < 1) {
+    throw new RangeError(
+      `rowsPerTurn must be a positive whole number, got ${settings.rowsPerTurn}`,
+    );
+  }
+  return settings;
+}
 
 /** Cumulative figures of the checkpoints so far. */
 export interface CheckpointStatistics {
@@ -70,13 +83,7 @@ export class Checkpointer {
     private readonly overlay: WriteOverlay,
     private readonly settings: CheckpointSettings,
     private readonly onFailure: (error: unknown) => void,
-  ) {
-    if (!Number.isSafeInteger(settings.rowsPerTurn) || settings.rowsPerTurn < 1) {
-      throw new RangeError(
-        `rowsPerTurn must be a positive whole number, got ${settings.rowsPerTurn}`,
-      );
-    }
-  }
+  ) {}
 
   /** Journal record `sequence`, carrying `versionCount` row versions, is durable. */
   committed(sequence: number, versionCount: number): void {
@@ -156,10 +163,11 @@ export class Checkpointer {
       // LMDB far more per row when it is small — each commit merges the pages it freed into
       // lmdb-js's free list and writes its pages out. Slices spread over half a second of turns
       // (the pacer before the twenty-third session) made ~1,100 rows a transaction at 16 workers
-      // on 1M URLs; slices of 5,000 make ~6,000–7,000. Four alternating rounds there
-      // (bench:frontier-ab): 16 workers 7,482 vs 6,890 URLs/s, 183 vs 204 µs of CPU per URL; 4
-      // workers 6,476 vs 6,338, lease p99 34.7 vs 32.9 ms. Nothing needs the slices together: the
-      // journal keeps every record until the end.
+      // on 1M URLs; slices of 5,000 made ~6,000–7,000 of the checkpoints of 20,000 rows, and
+      // make 25,000–50,000 of those of 50,000 (bench:frontier prints it). Four alternating rounds
+      // with 20,000-row checkpoints (bench:frontier-ab): 16 workers 7,482 vs 6,890 URLs/s, 183 vs
+      // 204 µs of CPU per URL; 4 workers 6,476 vs 6,338, lease p99 34.7 vs 32.9 ms. Nothing needs
+      // the slices together: the journal keeps every record until the end.
       const applied: Array<Promise<void>> = [];
       for (let start = 0; start < taken.length; start += this.settings.rowsPerTurn) {
         if (start > 0) await setImmediate();
