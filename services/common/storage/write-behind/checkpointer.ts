@@ -164,7 +164,7 @@ export class Checkpointer {
       // lmdb-js's free list and writes its pages out. Slices spread over half a second of turns
       // (the pacer before the twenty-third session) made ~1,100 rows a transaction at 16 workers
       // on 1M URLs; slices of 5,000 made ~6,000–7,000 of the checkpoints of 20,000 rows, and
-      // make 25,000–50,000 of those of 50,000 (bench:frontier prints it). Four alternating rounds
+      // make 31,000–46,000 of those of 50,000 (bench:frontier prints it). Four alternating rounds
       // with 20,000-row checkpoints (bench:frontier-ab): 16 workers 7,482 vs 6,890 URLs/s, 183 vs
       // 204 µs of CPU per URL; 4 workers 6,476 vs 6,338, lease p99 34.7 vs 32.9 ms. Nothing needs
       // the slices together: the journal keeps every record until the end.

@@ -25,7 +25,7 @@ const text = (value: Buffer | undefined) => value?.toString();
 test('a checkpoint hands LMDB its rows in slices of 5,000, one per event-loop turn', async () => {
   // lmdb-js's writer commits whenever it has caught up with the puts queued, and LMDB charges a
   // small transaction far more per row than a large one (checkpointer.ts). Slices spread thin over
-  // the turns made ~1,100 rows a transaction at 1M URLs; slices of 5,000 make 25,000–50,000 there
+  // the turns made ~1,100 rows a transaction at 1M URLs; slices of 5,000 make 31,000–46,000 there
   // (bench:frontier prints rows per transaction). How many depends on the writer's pace against
   // the main thread's, so this test checks the slices.
   //
