@@ -20,7 +20,7 @@ export interface CheckpointSettings {
  * RSS at 1M ~100–150 MiB higher. (With the slices spread thin before the twenty-third session,
  * larger checkpoints had not helped: their transactions stayed small.)
  */
-export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
+const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = {
   rowCountThreshold: 50_000,
   maxDelayMs: 2_000,
   rowsPerTurn: 5_000,
