@@ -28,7 +28,7 @@ import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier } from './bench-frontier/frontier-growth';
-import type { LoadMeasurement } from './bench-frontier/scheduler-load';
+import { cpuFiguresText, type LoadMeasurement } from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
   logSchedulerErrors,
@@ -112,7 +112,7 @@ async function runSide(side: Side, template: string): Promise<Run[]> {
 function runText({ side, workerCount, measurement: m }: Run): string {
   return (
     `${side} ${workerCount} workers: ${m.urlsPerSecond.toFixed(0)} URLs/s, lease p50 ` +
-    `${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms, CPU ${m.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} µs/URL, ` +
+    `${m.p50Ms.toFixed(1)} ms, p99 ${m.p99Ms.toFixed(1)} ms, CPU ${cpuFiguresText(m)} µs/URL, ` +
     `GC ${m.pauses?.gcSeconds.toFixed(2) ?? '—'} s, ${m.intervalViolationCount} interval violations`
   );
 }
@@ -124,6 +124,7 @@ function summaryOf(runs: Run[]): string {
     ['URLs/s', (m) => m.urlsPerSecond, 0],
     ['lease p99 ms', (m) => m.p99Ms, 1],
     ['CPU µs/URL', (m) => m.cpuMicrosecondsPerUrl ?? Number.NaN, 0],
+    ['main thread CPU µs/URL', (m) => m.mainThreadCpuMicrosecondsPerUrl ?? Number.NaN, 0],
     ['GC s', (m) => m.pauses?.gcSeconds ?? Number.NaN, 2],
   ];
   const lines = [

@@ -44,6 +44,7 @@ import { growFrontier } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
+  cpuFiguresText,
   residentMemoryOf,
   TASKS_PER_LEASE,
   type LoadMeasurement,
@@ -180,6 +181,7 @@ async function main(): Promise<number> {
       log(
         `  BullMQ, ${row.workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
           `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
+          `Redis CPU ${cpuFiguresText(bullmq)} µs/job, ` +
           `workers' CPU ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} µs/job`,
       );
       rows.push({ ...row, bullmq });
@@ -264,6 +266,7 @@ async function growAndMeasureStage(options: {
           `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
           `${measurement.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease, ` +
           `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
+          `CPU ${cpuFiguresText(measurement)} µs/URL, ` +
           `workers' CPU ${workersCpuText(options.backendLabel, measurement)} µs/URL, ` +
           `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
           checkpointText(measurement) +
@@ -368,8 +371,8 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | workers CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | BullMQ workers CPU µs/job | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | --------------- | ------------------- | -------------------- | ----------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ----------------------- | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | its main thread µs/URL | workers CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | its main thread µs/job | BullMQ workers CPU µs/job | ratio |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | --------------- | ------------------- | -------------------- | ---------------------- | ----------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ---------------------- | ----------------------- | ----- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
@@ -377,13 +380,15 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ` +
         `${scheduler.tasksPerLease?.toFixed(1) ?? '—'} | ${scheduler.intervalViolationCount} | ` +
-        `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${workersCpuText(row.backendLabel, scheduler)} | ` +
+        `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${scheduler.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+        `${workersCpuText(row.backendLabel, scheduler)} | ` +
         `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
         `${scheduler.commits?.checkpoint?.rowWritesPerUrl.toFixed(2) ?? '—'} | ` +
         (bullmq === undefined
-          ? '— | — | — | — | — | — |'
+          ? '— | — | — | — | — | — | — |'
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +
-            `${bullmq.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} | ` +
+            `${bullmq.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${bullmq.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+            `${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} | ` +
             `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`),
     );
   }

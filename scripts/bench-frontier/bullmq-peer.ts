@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { log, percentile, type Budget } from './bench-log';
-import { cpuMicrosecondsSince, cpuMillisecondsOf, type LoadMeasurement } from './scheduler-load';
+import {
+  cpuMicrosecondsSince,
+  cpuMillisecondsOf,
+  microsecondsEach,
+  type LoadMeasurement,
+} from './scheduler-load';
 
 /**
  * The peer: BullMQ on a local Redis (AOF on, fsync every second — BullMQ's usual durable setting;
@@ -94,6 +99,7 @@ export class BullmqPeer {
     const fetchLatencies: number[] = [];
     let completedCount = 0;
     const cpuBefore = cpuMillisecondsOf(this.redisPid);
+    const mainThreadCpuBefore = cpuMillisecondsOf(this.redisPid, this.redisPid);
     const clientCpuBefore = process.cpuUsage();
     const began = performance.now();
     try {
@@ -120,6 +126,8 @@ export class BullmqPeer {
     const seconds = (performance.now() - began) / 1000;
     const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
     const cpuMilliseconds = cpuMillisecondsOf(this.redisPid) - cpuBefore;
+    const mainThreadCpuMilliseconds =
+      cpuMillisecondsOf(this.redisPid, this.redisPid) - mainThreadCpuBefore;
     const sorted = fetchLatencies.sort((left, right) => left - right);
     return {
       urlsPerSecond: completedCount / seconds,
@@ -127,8 +135,8 @@ export class BullmqPeer {
       p99Ms: percentile(sorted, 0.99),
       intervalViolationCount: 0,
       processedCount: completedCount,
-      cpuMicrosecondsPerUrl:
-        completedCount === 0 ? undefined : (cpuMilliseconds * 1000) / completedCount,
+      cpuMicrosecondsPerUrl: microsecondsEach(cpuMilliseconds, completedCount),
+      mainThreadCpuMicrosecondsPerUrl: microsecondsEach(mainThreadCpuMilliseconds, completedCount),
       clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, completedCount),
     };
   }

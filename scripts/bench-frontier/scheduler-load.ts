@@ -21,6 +21,11 @@ export interface LoadMeasurement {
   /** CPU the server process used per URL (or job), all its threads: a figure load changes less. */
   cpuMicrosecondsPerUrl?: number;
   /**
+   * Of that, the server's main thread — the scheduler's event loop, Redis's command loop: the part
+   * that runs one thing at a time, and so bounds the throughput once it is busy all the time.
+   */
+  mainThreadCpuMicrosecondsPerUrl?: number;
+  /**
    * CPU the workers' side used per URL (or job): this bench process, which runs the workers and
    * nothing else while it measures. It shares the two cores with the server.
    */
@@ -188,6 +193,7 @@ export async function measureScheduler(options: {
   // overlay checkpointed first, and this row's tail after it, they cover exactly this row.
   await waitForEmptyOverlay(options.url);
   const cpuBefore = cpuMillisecondsOf(options.pid);
+  const mainThreadCpuBefore = cpuMillisecondsOf(options.pid, options.pid);
   const totalsBefore = await schedulerTotalsOf(options.url);
   const clientCpuBefore = process.cpuUsage();
   const began = performance.now();
@@ -229,6 +235,8 @@ export async function measureScheduler(options: {
   const seconds = (performance.now() - began) / 1000;
   const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
   const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
+  const mainThreadCpuMilliseconds =
+    cpuMillisecondsOf(options.pid, options.pid) - mainThreadCpuBefore;
   const totalsAfter = await schedulerTotalsOf(options.url);
   await waitForEmptyOverlay(options.url);
   const checkpointedAfter = await schedulerTotalsOf(options.url);
@@ -241,8 +249,8 @@ export async function measureScheduler(options: {
     intervalViolationCount,
     processedCount: reportedCount,
     tasksPerLease: leaseCount === 0 ? undefined : leasedTaskCount / leaseCount,
-    cpuMicrosecondsPerUrl:
-      reportedCount === 0 ? undefined : (cpuMilliseconds * 1000) / reportedCount,
+    cpuMicrosecondsPerUrl: microsecondsEach(cpuMilliseconds, reportedCount),
+    mainThreadCpuMicrosecondsPerUrl: microsecondsEach(mainThreadCpuMilliseconds, reportedCount),
     clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, reportedCount),
     pauses: {
       loopDelayP99Ms: totalsAfter.pauses.loopDelayP99Ms,
@@ -279,9 +287,26 @@ export function cpuMicrosecondsSince(before: NodeJS.CpuUsage): number {
   return user + system;
 }
 
-/** CPU time a process has used so far (user + system, Linux /proc), in milliseconds. */
-export function cpuMillisecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** The server's CPU per URL (or job), all threads, and its main thread's part: `190 (main thread 120)`. */
+export function cpuFiguresText(measurement: LoadMeasurement): string {
+  return (
+    `${measurement.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} ` +
+    `(main thread ${measurement.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'})`
+  );
+}
+
+/** `milliseconds` shared out over `count` things, in microseconds each; undefined for none. */
+export function microsecondsEach(milliseconds: number, count: number): number | undefined {
+  return count === 0 ? undefined : (milliseconds * 1000) / count;
+}
+
+/**
+ * CPU time a process has used so far (user + system, Linux /proc), in milliseconds — or one of its
+ * threads, by its thread id (a process's main thread has the process's id).
+ */
+export function cpuMillisecondsOf(pid: number, threadId?: number): number {
+  const path = threadId === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${threadId}/stat`;
+  const stat = readFileSync(path, 'utf8');
   // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const clockTicksPerSecond = 100;
