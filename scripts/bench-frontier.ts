@@ -44,6 +44,7 @@ import { growFrontier } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
+  cpuCells,
   cpuFiguresText,
   residentMemoryOf,
   TASKS_PER_LEASE,
@@ -380,14 +381,14 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ` +
         `${scheduler.tasksPerLease?.toFixed(1) ?? '—'} | ${scheduler.intervalViolationCount} | ` +
-        `${scheduler.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${scheduler.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+        `${cpuCells(scheduler)} | ` +
         `${workersCpuText(row.backendLabel, scheduler)} | ` +
         `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
         `${scheduler.commits?.checkpoint?.rowWritesPerUrl.toFixed(2) ?? '—'} | ` +
         (bullmq === undefined
           ? '— | — | — | — | — | — | — |'
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +
-            `${bullmq.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ${bullmq.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+            `${cpuCells(bullmq)} | ` +
             `${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} | ` +
             `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`),
     );

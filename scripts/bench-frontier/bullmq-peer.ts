@@ -8,8 +8,8 @@ import { Queue, Worker } from 'bullmq';
 import { log, percentile, type Budget } from './bench-log';
 import {
   cpuMicrosecondsSince,
-  cpuMillisecondsOf,
-  microsecondsEach,
+  serverCpuOf,
+  serverCpuPerUnit,
   type LoadMeasurement,
 } from './scheduler-load';
 
@@ -98,8 +98,7 @@ export class BullmqPeer {
     );
     const fetchLatencies: number[] = [];
     let completedCount = 0;
-    const cpuBefore = cpuMillisecondsOf(this.redisPid);
-    const mainThreadCpuBefore = cpuMillisecondsOf(this.redisPid, this.redisPid);
+    const serverCpuBefore = serverCpuOf(this.redisPid);
     const clientCpuBefore = process.cpuUsage();
     const began = performance.now();
     try {
@@ -125,9 +124,7 @@ export class BullmqPeer {
     }
     const seconds = (performance.now() - began) / 1000;
     const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
-    const cpuMilliseconds = cpuMillisecondsOf(this.redisPid) - cpuBefore;
-    const mainThreadCpuMilliseconds =
-      cpuMillisecondsOf(this.redisPid, this.redisPid) - mainThreadCpuBefore;
+    const serverCpuAfter = serverCpuOf(this.redisPid);
     const sorted = fetchLatencies.sort((left, right) => left - right);
     return {
       urlsPerSecond: completedCount / seconds,
@@ -135,8 +132,7 @@ export class BullmqPeer {
       p99Ms: percentile(sorted, 0.99),
       intervalViolationCount: 0,
       processedCount: completedCount,
-      cpuMicrosecondsPerUrl: microsecondsEach(cpuMilliseconds, completedCount),
-      mainThreadCpuMicrosecondsPerUrl: microsecondsEach(mainThreadCpuMilliseconds, completedCount),
+      ...serverCpuPerUnit(serverCpuBefore, serverCpuAfter, completedCount),
       clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, completedCount),
     };
   }

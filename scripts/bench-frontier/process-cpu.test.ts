@@ -1,4 +1,4 @@
-import { cpuMillisecondsOf, microsecondsEach } from './scheduler-load';
+import { cpuMillisecondsOf, serverCpuPerUnit } from './scheduler-load';
 
 /** Keeps this thread busy until the process has used `milliseconds` more CPU. */
 function spin(milliseconds: number): void {
@@ -29,7 +29,15 @@ describe('the CPU figures bench:frontier reads from /proc', () => {
   });
 
   it('shares milliseconds out in microseconds, and nothing over no URLs', () => {
-    expect(microsecondsEach(30, 200)).toBe(150);
-    expect(microsecondsEach(30, 0)).toBeUndefined();
+    const before = { processMs: 10, mainThreadMs: 5 };
+    const after = { processMs: 40, mainThreadMs: 25 };
+    expect(serverCpuPerUnit(before, after, 200)).toEqual({
+      cpuMicrosecondsPerUrl: 150,
+      mainThreadCpuMicrosecondsPerUrl: 100,
+    });
+    expect(serverCpuPerUnit(before, after, 0)).toEqual({
+      cpuMicrosecondsPerUrl: undefined,
+      mainThreadCpuMicrosecondsPerUrl: undefined,
+    });
   });
 });

@@ -192,8 +192,7 @@ export async function measureScheduler(options: {
   // The checkpoint counters move when a checkpoint ends: with what earlier rows left in the
   // overlay checkpointed first, and this row's tail after it, they cover exactly this row.
   await waitForEmptyOverlay(options.url);
-  const cpuBefore = cpuMillisecondsOf(options.pid);
-  const mainThreadCpuBefore = cpuMillisecondsOf(options.pid, options.pid);
+  const serverCpuBefore = serverCpuOf(options.pid);
   const totalsBefore = await schedulerTotalsOf(options.url);
   const clientCpuBefore = process.cpuUsage();
   const began = performance.now();
@@ -234,9 +233,7 @@ export async function measureScheduler(options: {
   );
   const seconds = (performance.now() - began) / 1000;
   const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
-  const cpuMilliseconds = cpuMillisecondsOf(options.pid) - cpuBefore;
-  const mainThreadCpuMilliseconds =
-    cpuMillisecondsOf(options.pid, options.pid) - mainThreadCpuBefore;
+  const serverCpu = serverCpuPerUnit(serverCpuBefore, serverCpuOf(options.pid), reportedCount);
   const totalsAfter = await schedulerTotalsOf(options.url);
   await waitForEmptyOverlay(options.url);
   const checkpointedAfter = await schedulerTotalsOf(options.url);
@@ -249,8 +246,7 @@ export async function measureScheduler(options: {
     intervalViolationCount,
     processedCount: reportedCount,
     tasksPerLease: leaseCount === 0 ? undefined : leasedTaskCount / leaseCount,
-    cpuMicrosecondsPerUrl: microsecondsEach(cpuMilliseconds, reportedCount),
-    mainThreadCpuMicrosecondsPerUrl: microsecondsEach(mainThreadCpuMilliseconds, reportedCount),
+    ...serverCpu,
     clientCpuMicrosecondsPerUrl: clientCpuMicroseconds / Math.max(1, reportedCount),
     pauses: {
       loopDelayP99Ms: totalsAfter.pauses.loopDelayP99Ms,
@@ -295,9 +291,36 @@ export function cpuFiguresText(measurement: LoadMeasurement): string {
   );
 }
 
-/** `milliseconds` shared out over `count` things, in microseconds each; undefined for none. */
-export function microsecondsEach(milliseconds: number, count: number): number | undefined {
-  return count === 0 ? undefined : (milliseconds * 1000) / count;
+/** The table cells of a server's CPU per URL (or job): all threads, then the main thread. */
+export function cpuCells(measurement: LoadMeasurement): string {
+  return (
+    `${measurement.cpuMicrosecondsPerUrl?.toFixed(0) ?? '—'} | ` +
+    `${measurement.mainThreadCpuMicrosecondsPerUrl?.toFixed(0) ?? '—'}`
+  );
+}
+
+/** CPU a server process has used so far, in milliseconds: all its threads, and its main thread. */
+export interface ServerCpu {
+  processMs: number;
+  mainThreadMs: number;
+}
+
+export function serverCpuOf(pid: number): ServerCpu {
+  // A process's main thread has the process's id.
+  return { processMs: cpuMillisecondsOf(pid), mainThreadMs: cpuMillisecondsOf(pid, pid) };
+}
+
+/** What a server used between two readings, per URL (or job) in µs; undefined over none. */
+export function serverCpuPerUnit(
+  before: ServerCpu,
+  after: ServerCpu,
+  count: number,
+): Pick<LoadMeasurement, 'cpuMicrosecondsPerUrl' | 'mainThreadCpuMicrosecondsPerUrl'> {
+  const each = (milliseconds: number) => (count === 0 ? undefined : (milliseconds * 1000) / count);
+  return {
+    cpuMicrosecondsPerUrl: each(after.processMs - before.processMs),
+    mainThreadCpuMicrosecondsPerUrl: each(after.mainThreadMs - before.mainThreadMs),
+  };
 }
 
 /**
