@@ -174,6 +174,11 @@ export async function measureScheduler(options: {
   urlBudget: number;
   frontierSize: number;
   budget: Budget;
+  /**
+   * Runs the workers' loop — after the overlay left by earlier rows has drained and before this
+   * row's is waited for — e.g. inside a CPU profiler, whose window then holds the load alone.
+   */
+  around?: (load: () => Promise<void>) => Promise<void>;
 }): Promise<LoadMeasurement> {
   const { corpus } = options;
   const client = new SchedulerClient({
@@ -196,41 +201,44 @@ export async function measureScheduler(options: {
   const totalsBefore = await schedulerTotalsOf(options.url);
   const clientCpuBefore = process.cpuUsage();
   const began = performance.now();
-  await Promise.all(
-    Array.from({ length: options.workerCount }, async (_, worker) => {
-      while (reportedCount < options.urlBudget && !options.budget.isOver) {
-        const sent = performance.now();
-        const lease: LeaseResponse = await client.leaseTasks({
-          worker_id: `bench-${worker}`,
-          task_count: TASKS_PER_LEASE,
-          lease_ttl_seconds: 120,
-        });
-        const received = performance.now();
-        leaseLatencies.push(received - sent);
-        for (const task of lease.task_list) {
-          // The scheduler decided each lease somewhere between its call being sent and its answer
-          // arriving. Two leases of a domain were certainly decided closer than the interval when
-          // this answer came less than the interval after the previous call was sent; comparing
-          // answer times instead flags a fast answer after a slow one (a commit wait) that was
-          // decided in time.
-          const previousSent = lastLeasedAt.get(task.domain);
-          if (previousSent !== undefined && received - previousSent < corpus.minIntervalMs) {
-            intervalViolationCount += 1;
+  const runWorkers = async () => {
+    await Promise.all(
+      Array.from({ length: options.workerCount }, async (_, worker) => {
+        while (reportedCount < options.urlBudget && !options.budget.isOver) {
+          const sent = performance.now();
+          const lease: LeaseResponse = await client.leaseTasks({
+            worker_id: `bench-${worker}`,
+            task_count: TASKS_PER_LEASE,
+            lease_ttl_seconds: 120,
+          });
+          const received = performance.now();
+          leaseLatencies.push(received - sent);
+          for (const task of lease.task_list) {
+            // The scheduler decided each lease somewhere between its call being sent and its answer
+            // arriving. Two leases of a domain were certainly decided closer than the interval when
+            // this answer came less than the interval after the previous call was sent; comparing
+            // answer times instead flags a fast answer after a slow one (a commit wait) that was
+            // decided in time.
+            const previousSent = lastLeasedAt.get(task.domain);
+            if (previousSent !== undefined && received - previousSent < corpus.minIntervalMs) {
+              intervalViolationCount += 1;
+            }
+            lastLeasedAt.set(task.domain, sent);
           }
-          lastLeasedAt.set(task.domain, sent);
+          leaseCount += 1;
+          leasedTaskCount += lease.task_list.length;
+          if (lease.task_list.length === 0) continue;
+          await client.reportLease({
+            lease_id: lease.lease_id,
+            worker_id: lease.worker_id,
+            result_list: corpus.reportOf(lease, serial, options.frontierSize),
+          });
+          reportedCount += lease.task_list.length;
         }
-        leaseCount += 1;
-        leasedTaskCount += lease.task_list.length;
-        if (lease.task_list.length === 0) continue;
-        await client.reportLease({
-          lease_id: lease.lease_id,
-          worker_id: lease.worker_id,
-          result_list: corpus.reportOf(lease, serial, options.frontierSize),
-        });
-        reportedCount += lease.task_list.length;
-      }
-    }),
-  );
+      }),
+    );
+  };
+  await (options.around === undefined ? runWorkers() : options.around(runWorkers));
   const seconds = (performance.now() - began) / 1000;
   const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
   const serverCpu = serverCpuPerUnit(serverCpuBefore, serverCpuOf(options.pid), reportedCount);

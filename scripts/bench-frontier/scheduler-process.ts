@@ -85,8 +85,12 @@ export function logSchedulerErrors(scheduler: BenchScheduler): void {
 export function loadAgainst(
   scheduler: BenchScheduler,
   context: { corpus: BenchCorpus; frontierSize: number; budget: Budget },
-): (workerCount: number, urlBudget: number) => Promise<LoadMeasurement> {
-  return (workerCount, urlBudget) =>
+): (
+  workerCount: number,
+  urlBudget: number,
+  around?: (load: () => Promise<void>) => Promise<void>,
+) => Promise<LoadMeasurement> {
+  return (workerCount, urlBudget, around) =>
     measureScheduler({
       url: scheduler.running.url,
       pid: scheduler.running.child.pid as number,
@@ -96,5 +100,6 @@ export function loadAgainst(
       urlBudget,
       frontierSize: context.frontierSize,
       budget: context.budget,
+      around,
     });
 }
