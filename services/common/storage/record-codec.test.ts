@@ -35,6 +35,9 @@ describe('record codec', () => {
   it('reads back what it wrote, smaller than JSON, and in place from an offset', () => {
     const bytes = codec.encode(lease);
     expect(codec.decode(bytes)).toEqual(lease);
+    // Every declared field, in declaration order (what JSON.stringify of a read document follows).
+    expect(Object.keys(codec.decode(bytes))).toEqual(Object.keys(LEASE_FIELDS));
+    expect(Object.keys(codec.decode(bytes).task_list[0])).toEqual(['url_hash', 'domain']);
     expect(bytes.length).toBeLessThan(JSON.stringify(lease).length / 2);
     const framed = Buffer.concat([Buffer.from([9, 9, 9]), bytes]);
     expect(codec.decode(framed, 3)).toEqual(lease);

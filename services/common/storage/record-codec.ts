@@ -72,6 +72,8 @@ interface CompiledField {
 
 interface CompiledRecord {
   fields: CompiledField[];
+  /** A stored array of values back to the document (compileDecoder). */
+  decode: (values: unknown[]) => Record<string, unknown>;
 }
 
 function describeKind(kind: ScalarKind): (value: unknown) => string | undefined {
@@ -123,7 +125,36 @@ function compile(fields: RecordFields<never>, path: string): CompiledRecord {
     assertConventionalField(name, SAMPLES[kind], fieldPath);
     compiled.push({ name, isNullable, check: describeKind(kind) });
   }
-  return { fields: compiled };
+  return { fields: compiled, decode: compileDecoder(compiled) };
+}
+
+/**
+ * A record's decoder, generated once per declaration: one object literal holding every declared
+ * field, so that each document is allocated with its final shape. Built by adding the fields one
+ * by one to `{}`, a url_task document (23 fields) grew through a property store reallocated on the
+ * way: 2.1 µs per document decoded against 0.5 with the literal, MessagePack's own decoding
+ * included (a scratch loop of 1M). The names are CONVENTION.md's snake_case, checked before this
+ * runs, and quoted all the same; values are read by position, and a row written before a field
+ * was appended reads null there.
+ */
+function compileDecoder(
+  fields: readonly CompiledField[],
+): (values: unknown[]) => Record<string, unknown> {
+  const converters = fields.map((field) =>
+    field.nested === undefined && field.element === undefined
+      ? undefined
+      : (value: unknown) =>
+          convertRecords(field, value, (record: CompiledRecord, item: unknown[]) =>
+            record.decode(item),
+          ),
+  );
+  const properties = fields.map((field, index) => {
+    const value = `(values.length > ${index} ? values[${index}] : null)`;
+    const converted = converters[index] === undefined ? value : `converters[${index}](${value})`;
+    return `${JSON.stringify(field.name)}: ${converted}`;
+  });
+  const build = new Function('converters', `return (values) => ({ ${properties.join(', ')} });`);
+  return build(converters) as (values: unknown[]) => Record<string, unknown>;
 }
 
 function toValues(record: CompiledRecord, document: unknown, path: string): unknown[] {
@@ -185,16 +216,6 @@ function toValuesUnchecked(record: CompiledRecord, document: unknown): unknown[]
   );
 }
 
-function fromValues(record: CompiledRecord, values: unknown[]): Record<string, unknown> {
-  const document: Record<string, unknown> = {};
-  for (let index = 0; index < record.fields.length; index += 1) {
-    const field = record.fields[index];
-    const value = index < values.length ? values[index] : null;
-    document[field.name] = convertRecords(field, value, fromValues);
-  }
-  return document;
-}
-
 /** A JSON document of the older format, reduced to the declared fields. */
 function fromObject(
   record: CompiledRecord,
@@ -216,6 +237,6 @@ export function recordCodec<T>(fields: RecordFields<T>): DocumentCodec<T> {
     decode: (bytes, start = 0) =>
       (bytes[start] === JSON_OBJECT_START
         ? fromObject(record, JSON.parse(bytes.toString('utf8', start)) as Record<string, unknown>)
-        : fromValues(record, packr.unpack(bytes, { start }) as unknown[])) as T,
+        : record.decode(packr.unpack(bytes, { start }) as unknown[])) as T,
   };
 }
