@@ -52,6 +52,7 @@ import {
 } from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
+  type SchedulerLoad,
   logSchedulerErrors,
   startBenchScheduler,
   waitForKnownUrls,
@@ -302,11 +303,7 @@ async function growAndMeasureStage(options: {
  * The profiled load: the last worker count (where the main thread is the bound) for
  * PROFILED_URLS more URLs, profile saved to the output's profile/ directory.
  */
-async function profileLoad(
-  inspectPort: number,
-  load: ReturnType<typeof loadAgainst>,
-  size: number,
-): Promise<void> {
+async function profileLoad(inspectPort: number, load: SchedulerLoad, size: number): Promise<void> {
   const workerCount = WORKER_COUNTS[WORKER_COUNTS.length - 1];
   if (workerCount === undefined) return;
   const urlCount = Math.min(PROFILED_URLS, measuredUrls(size));

@@ -160,6 +160,12 @@ async function waitForEmptyOverlay(url: string, timeoutMs = 6_000): Promise<void
 export const TASKS_PER_LEASE = 50;
 
 /**
+ * Runs a row's workers' loop — after the overlay left by earlier rows has drained and before this
+ * row's is waited for — e.g. inside a CPU profiler, whose window then holds the load alone.
+ */
+export type AroundLoad = (load: () => Promise<void>) => Promise<void>;
+
+/**
  * `workerCount` workers each looping GET /v1/lease (task_count 50) → POST /v1/report (every task
  * done, `linksPerPage` links each) with the generated client, until `urlBudget` URLs are reported.
  * Every worker checks that no domain was handed out twice within min_interval_ms.
@@ -174,11 +180,7 @@ export async function measureScheduler(options: {
   urlBudget: number;
   frontierSize: number;
   budget: Budget;
-  /**
-   * Runs the workers' loop — after the overlay left by earlier rows has drained and before this
-   * row's is waited for — e.g. inside a CPU profiler, whose window then holds the load alone.
-   */
-  around?: (load: () => Promise<void>) => Promise<void>;
+  around?: AroundLoad;
 }): Promise<LoadMeasurement> {
   const { corpus } = options;
   const client = new SchedulerClient({
@@ -201,7 +203,8 @@ export async function measureScheduler(options: {
   const totalsBefore = await schedulerTotalsOf(options.url);
   const clientCpuBefore = process.cpuUsage();
   const began = performance.now();
-  const runWorkers = async () => {
+  const around: AroundLoad = options.around ?? ((load) => load());
+  await around(async () => {
     await Promise.all(
       Array.from({ length: options.workerCount }, async (_, worker) => {
         while (reportedCount < options.urlBudget && !options.budget.isOver) {
@@ -237,8 +240,7 @@ export async function measureScheduler(options: {
         }
       }),
     );
-  };
-  await (options.around === undefined ? runWorkers() : options.around(runWorkers));
+  });
   const seconds = (performance.now() - began) / 1000;
   const clientCpuMicroseconds = cpuMicrosecondsSince(clientCpuBefore);
   const serverCpu = serverCpuPerUnit(serverCpuBefore, serverCpuOf(options.pid), reportedCount);

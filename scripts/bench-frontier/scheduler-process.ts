@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { log, type Budget } from './bench-log';
 import type { BenchCorpus } from './bench-corpus';
-import { measureScheduler, type LoadMeasurement } from './scheduler-load';
+import { measureScheduler, type AroundLoad, type LoadMeasurement } from './scheduler-load';
 import {
   startServiceProcess,
   type StartedServiceProcess,
@@ -78,6 +78,13 @@ export function logSchedulerErrors(scheduler: BenchScheduler): void {
   }
 }
 
+/** One row of the bench load: `workerCount` workers until `urlBudget` URLs are reported. */
+export type SchedulerLoad = (
+  workerCount: number,
+  urlBudget: number,
+  around?: AroundLoad,
+) => Promise<LoadMeasurement>;
+
 /**
  * The bench load against a started scheduler: `workerCount` workers leasing and reporting until
  * `urlBudget` URLs are reported (scheduler-load.ts).
@@ -85,11 +92,7 @@ export function logSchedulerErrors(scheduler: BenchScheduler): void {
 export function loadAgainst(
   scheduler: BenchScheduler,
   context: { corpus: BenchCorpus; frontierSize: number; budget: Budget },
-): (
-  workerCount: number,
-  urlBudget: number,
-  around?: (load: () => Promise<void>) => Promise<void>,
-) => Promise<LoadMeasurement> {
+): SchedulerLoad {
   return (workerCount, urlBudget, around) =>
     measureScheduler({
       url: scheduler.running.url,

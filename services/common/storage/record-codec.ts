@@ -128,6 +128,9 @@ function compile(fields: RecordFields<never>, path: string): CompiledRecord {
   return { fields: compiled, decode: compileDecoder(compiled) };
 }
 
+/** Decodes a nested record or a list's element (convertRecords' conversion when reading). */
+const decodeRecord = (record: CompiledRecord, values: unknown[]) => record.decode(values);
+
 /**
  * A record's decoder, generated once per declaration: one object literal holding every declared
  * field, so that each document is allocated with its final shape. Built by adding the fields one
@@ -143,10 +146,7 @@ function compileDecoder(
   const converters = fields.map((field) =>
     field.nested === undefined && field.element === undefined
       ? undefined
-      : (value: unknown) =>
-          convertRecords(field, value, (record: CompiledRecord, item: unknown[]) =>
-            record.decode(item),
-          ),
+      : (value: unknown) => convertRecords(field, value, decodeRecord),
   );
   const properties = fields.map((field, index) => {
     const value = `(values.length > ${index} ? values[${index}] : null)`;
