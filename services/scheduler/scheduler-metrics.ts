@@ -14,6 +14,8 @@ export interface FrontierGaugeSources {
   parkedLeaseCount(): number;
   /** Memory of the in-memory url_hash set; 0 until it is complete (presence read from storage). */
   knownUrlByteCount(): number;
+  /** Threads preparing reported links; 0 when the main thread does (set so, or after a failure). */
+  linkPreparationThreadCount(): number;
 }
 
 /**
@@ -117,6 +119,11 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       'scheduler_known_url_bytes',
       'Memory of the in-memory set of known url_hashes (link de-duplication); 0 while it is still read from url_task after start-up.',
       () => sources.knownUrlByteCount(),
+    );
+    gauge(
+      'scheduler_link_preparation_thread_count',
+      'Threads normalizing and hashing reported links; 0 when the main thread does it (set so, or after a thread failed).',
+      () => sources.linkPreparationThreadCount(),
     );
     new Gauge({
       name: 'scheduler_frontier_url_count',

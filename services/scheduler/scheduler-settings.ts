@@ -213,6 +213,13 @@ export const SCHEDULER_SETTINGS = {
     parseAs.wholeNumber(10, 60_000),
     1000,
   ),
+  linkPreparationThreadCount: setting(
+    '--link-preparation-threads <count>',
+    'SCHEDULER_LINK_PREPARATION_THREADS',
+    'threads that normalize and hash reported links (0: the main thread does)',
+    parseAs.wholeNumber(0, 16),
+    1,
+  ),
 } as const;
 
 export type SchedulerSettingValues = SettingValues<typeof SCHEDULER_SETTINGS>;
@@ -252,5 +259,6 @@ export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSett
     probeConcurrency: values.probeConcurrency,
     runtimeWriteIntervalMs: values.runtimeWriteIntervalMs,
     maintenanceIntervalMs: values.maintenanceIntervalMs,
+    linkPreparationThreadCount: values.linkPreparationThreadCount,
   };
 }

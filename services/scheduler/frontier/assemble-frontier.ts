@@ -23,6 +23,7 @@ import { LeaseIssuer } from './lease-issuer';
 import { LeaseReclaimer } from './lease-reclaimer';
 import { LeaseWaiters } from './lease-waiters';
 import { LinkIntake } from './link-intake';
+import { LinkPreparationPool } from './link-preparation-pool';
 import { ReportApplier } from './report-applier';
 import { RevisitPromoter } from './revisit-promoter';
 import { RevisitSchedule } from './revisit-schedule';
@@ -76,6 +77,7 @@ export interface FrontierParts {
   runtimeRows: DomainRuntimeRows;
   leaseIssuer: LeaseIssuer;
   reportApplier: ReportApplier;
+  linkPreparation: LinkPreparationPool;
   ruleIntake: RuleIntake;
   seedIntake: SeedIntake;
   summary: FrontierSummaryView;
@@ -99,6 +101,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const rules = new RuleBook();
   const counters = new UrlStateCounters();
   const leases = new LeaseBook();
+  const linkPreparation = new LinkPreparationPool(settings.linkPreparationThreadCount, logger);
   // The gauges read their sources only when scraped, after assembly.
   const metrics = new SchedulerMetrics(dependencies.registry, {
     urlCount: (state) => counters.countOf(state),
@@ -111,6 +114,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       const { isComplete, byteCount } = store.knownUrls;
       return isComplete ? byteCount : 0;
     },
+    linkPreparationThreadCount: () => linkPreparation.threadCount,
   });
   const book = new DomainBook({
     rules,
@@ -225,7 +229,9 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     tables,
     store,
     rules,
-    links: new LinkIntake(admission, (outcome, count) => metrics.links(outcome, count)),
+    links: new LinkIntake(admission, linkPreparation.parse, (outcome, count) =>
+      metrics.links(outcome, count),
+    ),
     health,
     reclaimer,
     leases,
@@ -283,6 +289,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     runtimeRows,
     leaseIssuer,
     reportApplier,
+    linkPreparation,
     ruleIntake,
     seedIntake,
     summary,

@@ -30,4 +30,6 @@ export interface FrontierSettings {
   runtimeWriteIntervalMs: number;
   /** Tick of the background upkeep (reclaim, re-visits, rule application, write-behind, probes). */
   maintenanceIntervalMs: number;
+  /** Threads that normalize and hash reported links (0: the main thread does). */
+  linkPreparationThreadCount: number;
 }

@@ -126,6 +126,7 @@ export class Frontier {
       );
     });
     if (!isClean) this.dependencies.logger.error('stopped without a clean final write');
+    await this.parts.linkPreparation.close();
   }
 
   /** False once a write failed and the frontier refuses mutations (see FrontierMutator). */

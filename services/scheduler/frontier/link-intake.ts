@@ -1,7 +1,7 @@
-import { parseFrontierUrl } from './frontier-url';
 import { isListPage, isNofollowLink, linkRankOffset } from './priority-rank';
+import type { UrlListParser } from './link-preparation-pool';
 import type { AdmissionOutcome, AdmissionRequest, UrlAdmission } from './url-admission';
-import { isRenderedResult, type ReportResult } from './wire-types';
+import { isRenderedResult, type LinkItem, type ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';
 
 /** What became of the links of one report (for metrics). */
@@ -20,26 +20,35 @@ export type PreparedLinks = ReadonlyMap<string, PreparedLinkList>;
 /**
  * Turns the link lists of applied rendered results (not api ones: see isRenderedResult) into
  * admission requests: nofollow links are skipped, URLs normalized (the downloader already
- * normalizes; this is the receiver's check) and hashed, ranked by where they stood on their page,
- * and de-duplicated across the report keeping the best rank.
+ * normalizes; this is the receiver's check) and hashed — by `parseUrls`, on a link-preparation
+ * thread (link-preparation-pool.ts) — ranked by where they stood on their page, and de-duplicated
+ * across the report keeping the best rank.
  *
- * Preparing is pure and runs before the report takes the mutation lock; only the links of results
- * actually applied (their URL was still held by the lease) are then staged.
+ * Preparing needs nothing of the frontier and runs before the report takes the mutation lock; only
+ * the links of results actually applied (their URL was still held by the lease) are then staged.
  */
 export class LinkIntake {
   constructor(
     private readonly admission: UrlAdmission,
+    private readonly parseUrls: UrlListParser,
     private readonly onOutcome: (outcome: LinkOutcome, count: number) => void,
   ) {}
 
-  prepare(results: readonly ReportResult[]): PreparedLinks {
-    const prepared = new Map<string, PreparedLinkList>();
+  async prepare(results: readonly ReportResult[]): Promise<PreparedLinks> {
+    // Each result's links once (a repeated URL keeps its first result), all parsed in one call.
+    const linkLists = new Map<string, readonly LinkItem[]>();
+    const urls: string[] = [];
     for (const result of results) {
       // An api result has no links of its own: the URL keeps those its last render found.
-      if (result.link_list === null || !isRenderedResult(result) || prepared.has(result.url_hash)) {
-        continue;
-      }
-      const links = result.link_list;
+      if (result.link_list === null || !isRenderedResult(result)) continue;
+      if (linkLists.has(result.url_hash)) continue;
+      linkLists.set(result.url_hash, result.link_list);
+      for (const link of result.link_list) if (!isNofollowLink(link)) urls.push(link.url);
+    }
+    const targets = await this.parseUrls(urls);
+    const prepared = new Map<string, PreparedLinkList>();
+    let nextTarget = 0;
+    for (const [urlHash, links] of linkLists) {
       const isOnListPage = isListPage(links);
       const list: PreparedLinkList = { requests: [], nofollowCount: 0, invalidCount: 0 };
       for (const link of links) {
@@ -47,7 +56,8 @@ export class LinkIntake {
           list.nofollowCount += 1;
           continue;
         }
-        const target = parseFrontierUrl(link.url);
+        const target = targets[nextTarget];
+        nextTarget += 1;
         if (typeof target === 'string') {
           list.invalidCount += 1;
           continue;
@@ -59,7 +69,7 @@ export class LinkIntake {
           isSeed: false,
         });
       }
-      prepared.set(result.url_hash, list);
+      prepared.set(urlHash, list);
     }
     return prepared;
   }

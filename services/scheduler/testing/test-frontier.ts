@@ -146,7 +146,7 @@ export interface TestFrontier {
   storage: CrashableBackend;
   /** Opens a fresh frontier over the same storage, as a restarted process would. */
   reopen(): Promise<TestFrontier>;
-  /** Closes the storage and deletes it. */
+  /** Stops the link-preparation threads of every frontier opened, closes the storage, deletes it. */
   dispose(): Promise<void>;
 }
 
@@ -169,6 +169,7 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
   await options.prepareStorage?.(lmdb);
   const clock = options.clock ?? new ManualClock();
   let previous: CrashableBackend | undefined;
+  const opened: FrontierParts[] = [];
   const open = async (): Promise<TestFrontier> => {
     await previous?.settled();
     const storage = new CrashableBackend(lmdb);
@@ -182,6 +183,7 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
       probe: undefined,
       commitMode: options.commitMode ?? 'grouped',
     });
+    opened.push(parts);
     await rebuildFrontierMemory(parts.memory);
     return {
       parts,
@@ -189,6 +191,7 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
       storage,
       reopen: open,
       dispose: async () => {
+        await Promise.all(opened.map(({ linkPreparation }) => linkPreparation.close()));
         await lmdb.close();
         rmSync(directory, { recursive: true, force: true });
       },

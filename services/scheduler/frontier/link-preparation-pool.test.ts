@@ -1,0 +1,78 @@
+import { join } from 'node:path';
+import pino from 'pino';
+import vectors from '../../common/url/url-normalization-vectors.json';
+import { parseFrontierUrl } from './frontier-url';
+import { LinkPreparationPool } from './link-preparation-pool';
+
+/** Links as reports carry them: the normalization vectors' inputs, refused ones included. */
+const LINK_URLS = [
+  ...vectors.normalized.map((vector) => vector.input),
+  ...vectors.rejected.map((vector) => vector.input),
+  'ftp://files.example/a',
+  'https://user:secret@example.com/',
+  'not a url',
+  'https://例え.テスト/パス?q=値#frag',
+];
+
+function capturedLogger(): { logger: pino.Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: pino({}, { write: (line: string) => lines.push(line) }), lines };
+}
+
+describe('LinkPreparationPool', () => {
+  it('answers what parseFrontierUrl answers, in order, from its threads', async () => {
+    const { logger, lines } = capturedLogger();
+    const pool = new LinkPreparationPool(2, logger);
+    try {
+      const expected = LINK_URLS.map(parseFrontierUrl);
+      expect(expected.some((entry) => typeof entry === 'string')).toBe(true);
+      expect(expected.some((entry) => typeof entry !== 'string')).toBe(true);
+      // Several reports at once, dealt to both threads.
+      const answers = await Promise.all([
+        pool.parse(LINK_URLS),
+        pool.parse([...LINK_URLS].reverse()),
+        pool.parse(LINK_URLS.slice(3)),
+      ]);
+      expect(answers[0]).toEqual(expected);
+      expect(answers[1]).toEqual([...expected].reverse());
+      expect(answers[2]).toEqual(expected.slice(3));
+      expect(pool.threadCount).toBe(2);
+      expect(lines).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('parses on the calling thread when a thread fails, the waiting report included', async () => {
+    const { logger, lines } = capturedLogger();
+    const pool = new LinkPreparationPool(
+      1,
+      logger,
+      join(__dirname, 'fixtures', 'failing-link-preparation-thread'),
+    );
+    try {
+      // The fixture thread throws on its first request: the waiting preparation is not lost.
+      await expect(pool.parse(LINK_URLS)).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+      expect(pool.threadCount).toBe(0);
+      await expect(pool.parse(['HTTP://Example.COM/a'])).resolves.toEqual([
+        parseFrontierUrl('HTTP://Example.COM/a'),
+      ]);
+      expect(lines.filter((line) => line.includes('link-preparation thread failed'))).toHaveLength(
+        1,
+      );
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('parses on the calling thread with no threads and after close', async () => {
+    const { logger } = capturedLogger();
+    const inline = new LinkPreparationPool(0, logger);
+    expect(inline.threadCount).toBe(0);
+    await expect(inline.parse(LINK_URLS)).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+    const closed = new LinkPreparationPool(1, logger);
+    await closed.close();
+    expect(closed.threadCount).toBe(0);
+    await expect(closed.parse(LINK_URLS)).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+  });
+});
