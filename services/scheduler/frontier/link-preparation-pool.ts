@@ -63,7 +63,7 @@ export class LinkPreparationPool {
     // tooling, most tests) loads no thread.
     if (this.#threads.length === 0) {
       for (let index = 0; index < this.configuredCount; index += 1) {
-        this.#threads.push(this.#startThread(this.entry));
+        this.#threads.push(this.#startThread());
       }
     }
     const id = this.#nextId;
@@ -84,8 +84,8 @@ export class LinkPreparationPool {
     await Promise.all(this.#threads.map((thread) => thread.terminate()));
   }
 
-  #startThread(entry: string): Worker {
-    const thread = startWorkerThread(entry);
+  #startThread(): Worker {
+    const thread = startWorkerThread(this.entry);
     // The threads only ever answer requests: they must not keep a stopping process alive.
     thread.unref();
     thread.on('message', (answer: PreparationAnswer) => this.#onAnswer(answer));
