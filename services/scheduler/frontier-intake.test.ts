@@ -372,6 +372,10 @@ describe('rules, seeds, links and domain candidates', () => {
         { url: 'https://static.example/page', reject_reason: 'domain_excluded' },
       ]);
       expect(reseeded.accepted_count).toBe(1);
+      // The links went through the link-preparation thread, which is still working (a thread
+      // that failed would have handed them to the main thread and shown 0 here).
+      const metrics = await (await fetch(`${scheduler.url}/metrics`)).text();
+      expect(metrics).toMatch(/^scheduler_link_preparation_thread_count 1$/m);
     });
 
     it('drops a link whose host is beyond the DNS limits and applies the rest of the report', async () => {
