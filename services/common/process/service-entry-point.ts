@@ -12,12 +12,18 @@ export interface NodeEntryPoint {
  * runs from dist/, otherwise the TypeScript source through tsx (tests and development).
  */
 export function nodeEntryPoint(pathWithoutExtension: string): NodeEntryPoint {
-  const compiled = `${pathWithoutExtension}.js`;
-  if (existsSync(compiled)) return { command: process.execPath, argumentList: [compiled] };
+  const compiled = compiledModuleOf(pathWithoutExtension);
+  if (compiled !== undefined) return { command: process.execPath, argumentList: [compiled] };
   return {
     command: process.execPath,
     argumentList: ['--import', 'tsx', `${pathWithoutExtension}.ts`],
   };
+}
+
+/** The compiled `.js` of a module given without extension, when this code runs from dist/. */
+export function compiledModuleOf(pathWithoutExtension: string): string | undefined {
+  const compiled = `${pathWithoutExtension}.js`;
+  return existsSync(compiled) ? compiled : undefined;
 }
 
 /**

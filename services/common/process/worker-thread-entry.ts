@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { compiledModuleOf } from './service-entry-point';
 
 /**
  * Starts a worker thread on a module of this tree given its path without extension: the compiled
@@ -10,8 +10,8 @@ export function startWorkerThread(
   pathWithoutExtension: string,
   options: Omit<WorkerOptions, 'eval'> = {},
 ): Worker {
-  const compiled = `${pathWithoutExtension}.js`;
-  if (existsSync(compiled)) return new Worker(compiled, options);
+  const compiled = compiledModuleOf(pathWithoutExtension);
+  if (compiled !== undefined) return new Worker(compiled, options);
   // Resolved here: an evaluated worker resolves bare names from the working directory, which a
   // service started elsewhere does not share with this tree.
   const bootstrap = [

@@ -23,3 +23,8 @@ export function parseFrontierUrl(input: string): FrontierUrl | FrontierUrlReject
     return error.reason === 'unsupported_scheme' ? 'unsupported_scheme' : 'invalid_url';
   }
 }
+
+/** Normalizes and hashes a list of link URLs, answering in the same order (parseFrontierUrl each). */
+export type UrlListParser = (
+  urls: readonly string[],
+) => Promise<Array<FrontierUrl | FrontierUrlRejection>>;

@@ -71,6 +71,7 @@ export class Frontier {
   }
 
   startBackgroundWork(): void {
+    this.parts.linkPreparation.start();
     for (const loop of this.#loops) loop.start();
     this.#knownUrlLoading ??= this.#loadKnownUrls();
   }
@@ -101,16 +102,26 @@ export class Frontier {
   }
 
   /**
-   * Releases parked lease calls, stops the loops, and writes the last rows: the runtime rows behind
-   * memory and — when everything before is durable — the mark of a clean stop.
+   * Releases parked lease calls, stops the loops, writes the last rows (#finalWrite) and stops the
+   * link-preparation threads, whatever the write did.
    */
   async stop(): Promise<void> {
-    const { waiters, prober, mutator, runtimeRows, tables } = this.parts;
+    const { waiters, prober } = this.parts;
     this.#isStopping = true;
     waiters.stop();
     prober.stop();
     await Promise.all(this.#loops.map((loop) => loop.stop()));
     await this.#knownUrlLoading;
+    try {
+      await this.#finalWrite();
+    } finally {
+      await this.parts.linkPreparation.close();
+    }
+  }
+
+  /** The runtime rows behind memory and — when everything before is durable — a clean stop. */
+  async #finalWrite(): Promise<void> {
+    const { mutator, runtimeRows, tables } = this.parts;
     const nowMs = this.dependencies.clock.nowMs();
     const isClean = await mutator.close((batch) => {
       runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
@@ -126,7 +137,6 @@ export class Frontier {
       );
     });
     if (!isClean) this.dependencies.logger.error('stopped without a clean final write');
-    await this.parts.linkPreparation.close();
   }
 
   /** False once a write failed and the frontier refuses mutations (see FrontierMutator). */

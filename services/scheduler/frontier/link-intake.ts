@@ -1,5 +1,5 @@
+import type { UrlListParser } from './frontier-url';
 import { isListPage, isNofollowLink, linkRankOffset } from './priority-rank';
-import type { UrlListParser } from './link-preparation-pool';
 import type { AdmissionOutcome, AdmissionRequest, UrlAdmission } from './url-admission';
 import { isRenderedResult, type LinkItem, type ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';
@@ -12,6 +12,13 @@ interface PreparedLinkList {
   requests: AdmissionRequest[];
   nofollowCount: number;
   invalidCount: number;
+}
+
+/** One page's links sorted before parsing: those to follow, in page order, and what was skipped. */
+interface FollowedLinks {
+  followed: LinkItem[];
+  nofollowCount: number;
+  isListPage: boolean;
 }
 
 /** A report's link lists by the url_hash of the result that carried them. */
@@ -36,26 +43,40 @@ export class LinkIntake {
 
   async prepare(results: readonly ReportResult[]): Promise<PreparedLinks> {
     // Each result's links once (a repeated URL keeps its first result), all parsed in one call.
-    const linkLists = new Map<string, readonly LinkItem[]>();
+    const pages = new Map<string, FollowedLinks>();
     const urls: string[] = [];
     for (const result of results) {
       // An api result has no links of its own: the URL keeps those its last render found.
       if (result.link_list === null || !isRenderedResult(result)) continue;
-      if (linkLists.has(result.url_hash)) continue;
-      linkLists.set(result.url_hash, result.link_list);
-      for (const link of result.link_list) if (!isNofollowLink(link)) urls.push(link.url);
+      if (pages.has(result.url_hash)) continue;
+      const page: FollowedLinks = {
+        followed: [],
+        nofollowCount: 0,
+        isListPage: isListPage(result.link_list),
+      };
+      for (const link of result.link_list) {
+        if (isNofollowLink(link)) {
+          page.nofollowCount += 1;
+        } else {
+          page.followed.push(link);
+          urls.push(link.url);
+        }
+      }
+      pages.set(result.url_hash, page);
     }
     const targets = await this.parseUrls(urls);
+    if (targets.length !== urls.length) {
+      throw new Error(`link preparation answered ${targets.length} of ${urls.length} URLs`);
+    }
     const prepared = new Map<string, PreparedLinkList>();
     let nextTarget = 0;
-    for (const [urlHash, links] of linkLists) {
-      const isOnListPage = isListPage(links);
-      const list: PreparedLinkList = { requests: [], nofollowCount: 0, invalidCount: 0 };
-      for (const link of links) {
-        if (isNofollowLink(link)) {
-          list.nofollowCount += 1;
-          continue;
-        }
+    for (const [urlHash, page] of pages) {
+      const list: PreparedLinkList = {
+        requests: [],
+        nofollowCount: page.nofollowCount,
+        invalidCount: 0,
+      };
+      for (const link of page.followed) {
         const target = targets[nextTarget];
         nextTarget += 1;
         if (typeof target === 'string') {
@@ -65,7 +86,7 @@ export class LinkIntake {
         list.requests.push({
           target,
           seedPriorityRank: null,
-          priorityRankOffset: linkRankOffset(link.dom_position, isOnListPage),
+          priorityRankOffset: linkRankOffset(link.dom_position, page.isListPage),
           isSeed: false,
         });
       }

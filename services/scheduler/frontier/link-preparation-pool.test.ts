@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import pino from 'pino';
 import vectors from '../../common/url/url-normalization-vectors.json';
@@ -63,6 +64,52 @@ describe('LinkPreparationPool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('fails a request its thread cannot parse, and only that one', async () => {
+    const { logger, lines } = capturedLogger();
+    const pool = new LinkPreparationPool(1, logger);
+    try {
+      // Not a string: no report gets here past the contract's checks, but a fault in one
+      // request must not cost the others their answers or the thread its life.
+      const broken = pool.parse([null as unknown as string]);
+      const fine = pool.parse(LINK_URLS);
+      await expect(broken).rejects.toThrow(/link preparation failed/);
+      await expect(fine).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+      expect(pool.threadCount).toBe(1);
+      await expect(pool.parse(LINK_URLS.slice(0, 2))).resolves.toEqual(
+        LINK_URLS.slice(0, 2).map(parseFrontierUrl),
+      );
+      expect(lines).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers the requests still waiting when it closes', async () => {
+    const { logger } = capturedLogger();
+    const pool = new LinkPreparationPool(1, logger);
+    pool.start();
+    // Closed in the same turn: the thread cannot have answered yet.
+    const waiting = pool.parse(LINK_URLS);
+    await pool.close();
+    await expect(waiting).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+  });
+
+  it('does not keep a process alive once its requests are answered', () => {
+    // A process that uses a pool and never closes it (a script, a tool) still ends.
+    const script = [
+      `const { LinkPreparationPool } = require(${JSON.stringify(join(__dirname, 'link-preparation-pool.ts'))});`,
+      "const pool = new LinkPreparationPool(1, require('pino')({ level: 'silent' }));",
+      "pool.parse(['HTTP://Example.COM/a']).then((parsed) => console.log(JSON.stringify(parsed)));",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual([parseFrontierUrl('HTTP://Example.COM/a')]);
   });
 
   it('parses on the calling thread with no threads and after close', async () => {

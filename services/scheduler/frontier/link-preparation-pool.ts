@@ -2,23 +2,33 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startWorkerThread } from '../../common/process/worker-thread-entry';
-import { parseFrontierUrl, type FrontierUrl, type FrontierUrlRejection } from './frontier-url';
+import {
+  parseFrontierUrl,
+  type FrontierUrl,
+  type FrontierUrlRejection,
+  type UrlListParser,
+} from './frontier-url';
 import {
   decodeParsedUrls,
   type PreparationAnswer,
   type PreparationRequest,
 } from './link-preparation-protocol';
 
-/** Normalizes and hashes a list of link URLs, answering in the same order. */
-export type UrlListParser = (
-  urls: readonly string[],
-) => Promise<Array<FrontierUrl | FrontierUrlRejection>>;
+type ParsedUrls = Array<FrontierUrl | FrontierUrlRejection>;
 
 const THREAD_ENTRY = join(__dirname, 'link-preparation-thread');
 
 interface PendingPreparation {
   urls: readonly string[];
-  resolve: (parsed: Array<FrontierUrl | FrontierUrlRejection>) => void;
+  thread: PreparationThread;
+  resolve: (parsed: ParsedUrls) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A thread and how many requests it has not answered yet (it holds the process only then). */
+interface PreparationThread {
+  worker: Worker;
+  pendingCount: number;
 }
 
 /**
@@ -26,14 +36,16 @@ interface PendingPreparation {
  * report is parsed (WHATWG URL), normalized and hashed (SHA-256) before admission: ~1.1 µs a link,
  * ~270 µs for a report of 50 pages with 5 links each — a few per cent of the main thread, and work
  * that needs nothing of the frontier's state. On a thread, a report costs the main thread ~60 µs of
- * it (sending the URLs, reading the answer), and its requests are answered meanwhile.
+ * it (sending the URLs, reading the answer), and its requests are answered meanwhile. Reports are
+ * dealt to the threads in turn; one whose links are still being prepared may be overtaken by a
+ * later one, which changes nothing: every report is decided under the frontier's lock.
  *
- * Never a point of failure: with no threads (`threadCount` 0), after a thread failed, and after
- * close, URLs are parsed on the calling thread — preparations waiting for a failed thread too — so
- * a report never waits for a thread that will not answer. Reports are dealt to the threads in turn.
+ * Never a point of failure: with no threads (`threadCount` 0), once a thread failed to start, died
+ * or sent what cannot be read, and after close, URLs are parsed on the calling thread —
+ * preparations that were waiting for a failed thread too.
  */
 export class LinkPreparationPool {
-  readonly #threads: Worker[] = [];
+  readonly #threads: PreparationThread[] = [];
   readonly #pending = new Map<number, PendingPreparation>();
   readonly #logger: Logger;
   #nextId = 0;
@@ -57,23 +69,40 @@ export class LinkPreparationPool {
     return this.#isInline ? 0 : this.configuredCount;
   }
 
-  readonly parse: UrlListParser = (urls) => {
-    if (this.#isInline || urls.length === 0) return Promise.resolve(urls.map(parseFrontierUrl));
-    // Started with the first report that has links: a frontier that never sees one (start-up,
-    // tooling, most tests) loads no thread.
-    if (this.#threads.length === 0) {
+  /**
+   * Starts the threads now rather than with the first report that has links (which would wait for
+   * them: ~40 ms compiled, ~90 ms through tsx). A frontier that is never started (tooling, tests of
+   * its parts) loads no thread at all.
+   */
+  start(): void {
+    if (this.#isInline || this.#threads.length > 0) return;
+    try {
       for (let index = 0; index < this.configuredCount; index += 1) {
         this.#threads.push(this.#startThread());
       }
+    } catch (error) {
+      this.#onFailure(error);
     }
+  }
+
+  readonly parse: UrlListParser = (urls) => {
+    if (urls.length > 0) this.start();
+    if (this.#isInline || urls.length === 0) return parsedHere(urls);
     const id = this.#nextId;
     this.#nextId += 1;
     const thread = this.#threads[this.#nextThread];
     this.#nextThread = (this.#nextThread + 1) % this.#threads.length;
-    return new Promise((resolve) => {
-      this.#pending.set(id, { urls, resolve });
-      const request: PreparationRequest = { id, urls: urls as string[] };
-      thread.postMessage(request);
+    return new Promise<ParsedUrls>((resolve, reject) => {
+      this.#pending.set(id, { urls, thread, resolve, reject });
+      // Only a thread with requests to answer keeps the process alive.
+      if (thread.pendingCount === 0) thread.worker.ref();
+      thread.pendingCount += 1;
+      try {
+        const request: PreparationRequest = { id, urls };
+        thread.worker.postMessage(request);
+      } catch (error) {
+        this.#settle(id)?.reject(error);
+      }
     });
   };
 
@@ -81,24 +110,43 @@ export class LinkPreparationPool {
   async close(): Promise<void> {
     this.#isClosed = true;
     this.#becomeInline();
-    await Promise.all(this.#threads.map((thread) => thread.terminate()));
+    await Promise.all(this.#threads.map(({ worker }) => worker.terminate()));
   }
 
-  #startThread(): Worker {
-    const thread = startWorkerThread(this.entry);
-    // The threads only ever answer requests: they must not keep a stopping process alive.
-    thread.unref();
-    thread.on('message', (answer: PreparationAnswer) => this.#onAnswer(answer));
-    thread.on('error', (error) => this.#onFailure(error));
-    thread.on('exit', (code) => this.#onFailure(new Error(`thread exited with code ${code}`)));
+  #startThread(): PreparationThread {
+    const worker = startWorkerThread(this.entry);
+    const thread: PreparationThread = { worker, pendingCount: 0 };
+    worker.on('message', (answer: PreparationAnswer) => this.#onAnswer(answer));
+    worker.on('messageerror', (error) => this.#onFailure(error));
+    worker.on('error', (error) => this.#onFailure(error));
+    worker.on('exit', (code) => this.#onFailure(new Error(`thread exited with code ${code}`)));
+    // After the listeners: Node refs a worker again when its first 'message' listener is added.
+    worker.unref();
     return thread;
   }
 
-  #onAnswer({ id, parsed }: PreparationAnswer): void {
-    const pending = this.#pending.get(id);
+  #onAnswer(answer: PreparationAnswer): void {
+    const pending = this.#settle(answer.id);
     if (pending === undefined) return; // already parsed inline after a failure
+    if ('error' in answer) {
+      pending.reject(new Error(`link preparation failed: ${answer.error}`));
+      return;
+    }
+    try {
+      pending.resolve(decodeParsedUrls(answer.parsed));
+    } catch (error) {
+      pending.reject(error);
+    }
+  }
+
+  /** Takes a request out of the pending ones; its thread no longer holds the process for it. */
+  #settle(id: number): PendingPreparation | undefined {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return undefined;
     this.#pending.delete(id);
-    pending.resolve(decodeParsedUrls(parsed));
+    pending.thread.pendingCount -= 1;
+    if (pending.thread.pendingCount === 0) pending.thread.worker.unref();
+    return pending;
   }
 
   #onFailure(error: unknown): void {
@@ -108,13 +156,23 @@ export class LinkPreparationPool {
       'a link-preparation thread failed: links are normalized on the main thread from now on',
     );
     this.#becomeInline();
-    for (const thread of this.#threads) void thread.terminate();
+    for (const { worker } of this.#threads) void worker.terminate();
   }
 
   #becomeInline(): void {
     this.#isInline = true;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const { urls, resolve } of pending) resolve(urls.map(parseFrontierUrl));
+    for (const id of [...this.#pending.keys()]) {
+      const pending = this.#settle(id) as PendingPreparation;
+      parsedHere(pending.urls).then(pending.resolve, pending.reject);
+    }
+  }
+}
+
+/** The URLs parsed on the calling thread, a fault (never a refused URL) as a rejection. */
+function parsedHere(urls: readonly string[]): Promise<ParsedUrls> {
+  try {
+    return Promise.resolve(urls.map(parseFrontierUrl));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -10,14 +10,14 @@ import type { FrontierUrl, FrontierUrlRejection } from './frontier-url';
 /** Main thread → thread: the link URLs of one report, as the downloader sent them. */
 export interface PreparationRequest {
   id: number;
-  urls: string[];
+  urls: readonly string[];
 }
 
-/** Thread → main thread: `encodeParsedUrls` of those URLs, in the same order. */
-export interface PreparationAnswer {
-  id: number;
-  parsed: string;
-}
+/**
+ * Thread → main thread: `encodeParsedUrls` of those URLs, in the same order — or why they could
+ * not be parsed (a fault, not a refused URL: those are answers), which fails that request alone.
+ */
+export type PreparationAnswer = { id: number; parsed: string } | { id: number; error: string };
 
 /** A normalized URL is never empty, so an empty first entry marks a refused URL. */
 const REFUSED = '';
