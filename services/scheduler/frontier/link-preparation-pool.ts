@@ -52,7 +52,6 @@ export class LinkPreparationPool {
   #nextThread = 0;
   /** Set once a thread failed or the pool closed: everything is parsed inline from then on. */
   #isInline: boolean;
-  #isClosed = false;
 
   /** `entry`: the thread's module, without extension (a test gives one that fails). */
   constructor(
@@ -86,8 +85,9 @@ export class LinkPreparationPool {
   }
 
   readonly parse: UrlListParser = (urls) => {
-    if (urls.length > 0) this.start();
-    if (this.#isInline || urls.length === 0) return parsedHere(urls);
+    if (urls.length === 0) return parsedHere(urls);
+    this.start();
+    if (this.#isInline) return parsedHere(urls);
     const id = this.#nextId;
     this.#nextId += 1;
     const thread = this.#threads[this.#nextThread];
@@ -108,7 +108,6 @@ export class LinkPreparationPool {
 
   /** Stops the threads; what they had not answered yet is parsed here. */
   async close(): Promise<void> {
-    this.#isClosed = true;
     this.#becomeInline();
     await Promise.all(this.#threads.map(({ worker }) => worker.terminate()));
   }
@@ -150,7 +149,8 @@ export class LinkPreparationPool {
   }
 
   #onFailure(error: unknown): void {
-    if (this.#isClosed || this.#isInline) return;
+    // Inline already: an earlier failure was reported, or the pool closed (its threads' exits).
+    if (this.#isInline) return;
     this.#logger.error(
       { err: error },
       'a link-preparation thread failed: links are normalized on the main thread from now on',
