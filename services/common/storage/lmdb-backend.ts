@@ -184,7 +184,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     warnOnceIfLmdbAddonIsDebugBuild();
     const backend = new LmdbBackend(directory, options);
     try {
-      await replayLeftoverJournal(directory, options.syncMode ?? 'overlapping', backend);
+      await replayLeftoverJournal(directory, backend);
     } catch (error) {
       await backend.close();
       throw error;

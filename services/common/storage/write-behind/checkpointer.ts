@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { LmdbBackend } from '../lmdb-backend';
-import type { LmdbWriteJournal } from './lmdb-write-journal';
+import type { FileWriteJournal } from './file-write-journal';
 import type { WriteOverlay } from './write-overlay';
 
 export interface CheckpointSettings {
@@ -79,7 +79,7 @@ export class Checkpointer {
 
   constructor(
     private readonly store: LmdbBackend,
-    private readonly journal: LmdbWriteJournal,
+    private readonly journal: FileWriteJournal,
     private readonly overlay: WriteOverlay,
     private readonly settings: CheckpointSettings,
     private readonly onFailure: (error: unknown) => void,

@@ -1,7 +1,8 @@
-import type { LmdbBackend, LmdbSyncMode } from '../lmdb-backend';
+import type { LmdbBackend } from '../lmdb-backend';
+import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import type { StoredWrite } from './journal-record';
 import { assertJournalUnowned } from './journal-owner';
-import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
+import { readLegacyLmdbJournal, removeLegacyLmdbJournal } from './legacy-lmdb-journal';
 
 /** Writes per replay transaction: bounds one transaction's dirty pages. */
 const REPLAY_WRITES_PER_TRANSACTION = 50_000;
@@ -11,40 +12,35 @@ const REPLAY_WRITES_PER_TRANSACTION = 50_000;
  * unless a running process owns it (JournalInUseError, journal-owner.ts), up to the first sequence
  * number missing (appendedPrefixOf), then empties the journal — only after the rows are synced, so
  * a crash during replay replays again (records are whole row versions: applying one twice, or an
- * older one before a newer one again, ends at the same rows). Resolves to the number of records
+ * older one before a newer one again, ends at the same rows). A journal an earlier version left in
+ * LMDB form goes first: it is older than any segment file. Resolves to the number of records
  * replayed.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,
-  syncMode: LmdbSyncMode,
   store: LmdbBackend,
 ): Promise<number> {
   const journalDirectory = journalDirectoryOf(storeDirectory);
   // A running process's journal is its own to checkpoint: replaying it here would race it.
   assertJournalUnowned(journalDirectory);
-  const journal = LmdbWriteJournal.openExisting(journalDirectory, syncMode);
-  if (journal === undefined) return 0;
-  try {
-    // Read through before writing: the journal holds seconds of writes (the overlay's bound).
-    const records = [...journal.records()];
-    if (records.length === 0) return 0;
-    const replayed = appendedPrefixOf(records);
-    let pending: StoredWrite[] = [];
-    for (const { writes } of replayed) {
-      pending.push(...writes);
-      if (pending.length >= REPLAY_WRITES_PER_TRANSACTION) {
-        await store.applyStoredWrites(pending);
-        pending = [];
-      }
+  const legacy = await readLegacyLmdbJournal(journalDirectory);
+  // Read through before writing: the journal holds a checkpoint or two of writes.
+  const segments = [...FileWriteJournal.records(journalDirectory)];
+  const replayed = [...appendedPrefixOf(legacy ?? []), ...appendedPrefixOf(segments)];
+  let pending: StoredWrite[] = [];
+  for (const { writes } of replayed) {
+    pending.push(...writes);
+    if (pending.length >= REPLAY_WRITES_PER_TRANSACTION) {
+      await store.applyStoredWrites(pending);
+      pending = [];
     }
-    if (pending.length > 0) await store.applyStoredWrites(pending);
-    await store.flushed();
-    // Everything goes, the records behind a gap too: they were never acknowledged.
-    await journal.removeThrough(records[records.length - 1].sequence);
-    return replayed.length;
-  } finally {
-    await journal.close();
   }
+  if (pending.length > 0) await store.applyStoredWrites(pending);
+  if (replayed.length > 0) await store.flushed();
+  // Everything goes, the records behind a gap too: they were never acknowledged.
+  if (legacy !== undefined) removeLegacyLmdbJournal(journalDirectory);
+  FileWriteJournal.removeAll(journalDirectory);
+  return replayed.length;
 }
 
 /**

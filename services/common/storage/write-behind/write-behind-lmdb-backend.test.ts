@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { LmdbBackend } from '../lmdb-backend';
 import { wrapValue } from '../lmdb-value-envelope';
 import { JournalInUseError } from './journal-owner';
+import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import { encodeJournalRecord } from './journal-record';
 import { replayLeftoverJournal } from './journal-replay';
-import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
 import { WriteBehindLmdbBackend } from './write-behind-lmdb-backend';
 
 const NO_CHECKPOINT = { rowCountThreshold: 1e9, maxDelayMs: 3_600_000 };
@@ -113,7 +113,7 @@ test('a checkpoint writes each key once, its newest version, and empties overlay
 
   // Nothing left to replay: every row is in the store itself.
   const store = await LmdbBackend.open(directory);
-  expect(await replayLeftoverJournal(directory, 'overlapping', store)).toBe(0);
+  expect(await replayLeftoverJournal(directory, store)).toBe(0);
   expect((await store.getMany([key('hot'), key('lease'), key('kept')])).map(text)).toEqual([
     'v50',
     undefined,
@@ -128,7 +128,7 @@ test('replay of a journal whose rows a checkpoint already wrote ends at the newe
   const store = await LmdbBackend.open(directory);
   await store.applyStoredWrites([{ key: key('row'), stored: wrapValue(Buffer.from('v3'), 0) }]);
   await store.close();
-  const journal = LmdbWriteJournal.open(journalDirectoryOf(directory), 'overlapping');
+  const journal = FileWriteJournal.open(journalDirectoryOf(directory), 'overlapping');
   const record = (value: string | undefined) =>
     encodeJournalRecord([
       {
@@ -148,7 +148,7 @@ test('replay of a journal whose rows a checkpoint already wrote ends at the newe
   expect(text(await reopened.get(key('row')))).toBe('v3');
   expect(await reopened.get(key('other'))).toBeUndefined();
   // The journal is empty once replayed: a second open replays nothing.
-  expect(await replayLeftoverJournal(directory, 'overlapping', reopened)).toBe(0);
+  expect(await replayLeftoverJournal(directory, reopened)).toBe(0);
   await reopened.close();
 });
 
@@ -217,7 +217,7 @@ test('a write issued behind a failed append fails too: never read, and never rep
   const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
   await backend.put({ key: key('before'), value: Buffer.from('kept') });
   // The journal refuses the next append (disk full, say) only after the one behind it committed.
-  const journal = (backend as unknown as { journal: LmdbWriteJournal }).journal;
+  const journal = (backend as unknown as { journal: FileWriteJournal }).journal;
   const append = journal.append.bind(journal);
   let refuse!: (error: Error) => void;
   let committedBehind!: Promise<void>;
@@ -241,7 +241,7 @@ test('a write issued behind a failed append fails too: never read, and never rep
     undefined,
     undefined,
   ]);
-  expect(await replayLeftoverJournal(directory, 'overlapping', store)).toBe(0);
+  expect(await replayLeftoverJournal(directory, store)).toBe(0);
   await store.close();
 });
 

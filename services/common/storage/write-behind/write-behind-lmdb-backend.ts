@@ -31,7 +31,7 @@ import {
 } from './checkpointer';
 import { claimJournal, releaseJournal } from './journal-owner';
 import { encodeJournalRecordWithLayout, type StoredWrite } from './journal-record';
-import { journalDirectoryOf, LmdbWriteJournal } from './lmdb-write-journal';
+import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
 
 export interface WriteBehindOptions extends LmdbBackendOptions {
@@ -62,9 +62,10 @@ const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.
  * LMDB with a write-behind journal: the same store and the same promises as LmdbBackend, for a
  * process whose writes are many small random rows in a large store (the scheduler's frontier).
  *
- * A write is one record appended to a journal in an LMDB environment of its own (sequential, a
- * small sync) and is acknowledged once that record is committed — durable exactly as an
- * LmdbBackend write (see LmdbSyncMode). Until a checkpoint copies it into the store's rows, the
+ * A write is one record appended to a journal of segment files (file-write-journal.ts: the records
+ * of one synchronous run go out in one write() when it ends, and count together or not at all) and
+ * is acknowledged once that write returned — durable exactly as an LmdbBackend write (see
+ * LmdbSyncMode). Until a checkpoint copies it into the store's rows, the
  * row lives in an in-memory overlay that every read consults first. Checkpoints run in the
  * background, in transactions of tens of thousands of rows, one write per key however often it
  * changed — random B-tree writes leave the request path and get cheaper per row.
@@ -103,7 +104,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
 
   private constructor(
     private readonly store: LmdbBackend,
-    private readonly journal: LmdbWriteJournal,
+    private readonly journal: FileWriteJournal,
     private readonly journalDirectory: string,
     checkpointSettings: CheckpointSettings,
     options: WriteBehindOptions,
@@ -137,7 +138,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     // per turn fell behind the journal into back-pressure: 4,353 URLs/s, p99 333 ms.
     const store = await LmdbBackend.open(directory, { ...options, commitsWholeTurns: false });
     const journalDirectory = journalDirectoryOf(directory);
-    const journal = LmdbWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
+    const journal = FileWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
     try {
       claimJournal(journalDirectory);
     } catch (error) {
@@ -310,9 +311,10 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   }
 
   /**
-   * Appends `writes` as one journal record; resolves once it is committed. Synchronous up to the
-   * append: records issued in one run commit together and in order (LMDB's batch), as the
-   * frontier's group commit expects of an atomic backend.
+   * Appends `writes` as one journal record; resolves once it is durable. Synchronous up to the
+   * append: records issued in one run are written together, in order, and count together or not at
+   * all after a crash (the journal's groups), as the frontier's group commit expects of an atomic
+   * backend.
    *
    * The overlay takes a committed record only after every earlier one, and fails it when any
    * earlier one failed — whatever order the completions arrive in — so nothing issued after a

@@ -1,0 +1,156 @@
+import { appendFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { open } from 'lmdb';
+import { LmdbBackend } from '../lmdb-backend';
+import { ENVELOPE_HEADER_BYTES, wrapValue } from '../lmdb-value-envelope';
+import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
+import { encodeJournalRecord, type StoredWrite } from './journal-record';
+import { replayLeftoverJournal } from './journal-replay';
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'file-journal-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const row = (key: string, value: string | undefined): StoredWrite => ({
+  key: Buffer.from(key),
+  stored: value === undefined ? undefined : wrapValue(Buffer.from(value), 0),
+});
+const recordOf = (...writes: StoredWrite[]) => encodeJournalRecord(writes);
+const readBack = () =>
+  [...FileWriteJournal.records(directory)].map(({ sequence, writes }) => ({
+    sequence,
+    writes: writes.map(({ key, stored }) => [
+      key.toString(),
+      stored?.subarray(ENVELOPE_HEADER_BYTES).toString(),
+    ]),
+  }));
+const segmentFiles = () => readdirSync(directory).filter((name) => name.endsWith('.log'));
+
+test('records read back in order, as written, each a whole frame', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'v1'), row('b', undefined)));
+  await journal.append(2, recordOf(row('a', 'v2')));
+  await journal.close();
+  expect(readBack()).toEqual([
+    {
+      sequence: 1,
+      writes: [
+        ['a', 'v1'],
+        ['b', undefined],
+      ],
+    },
+    { sequence: 2, writes: [['a', 'v2']] },
+  ]);
+});
+
+test('the records of one synchronous run count together or not at all', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'first run')));
+  // One frontier batch: several tables, several records, appended in one run.
+  const group = [2, 3, 4].map((sequence) => journal.append(sequence, recordOf(row('b', 'batch'))));
+  await Promise.all(group);
+  await journal.close();
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4]);
+
+  // A kill inside the run's one write() leaves its first records whole and the last cut short:
+  // none of them counts.
+  const [segment] = segmentFiles().map((name) => join(directory, name));
+  truncateSync(segment, readFileSync(segment).length - 1);
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1]);
+});
+
+test('a record cut short or damaged ends the journal there: no later record is read', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'kept')));
+  await journal.append(2, recordOf(row('b', 'cut short')));
+  await journal.close();
+  const [segment] = segmentFiles().map((name) => join(directory, name));
+  const wholeLength = readFileSync(segment).length;
+
+  // A kill during the second write() leaves part of it.
+  truncateSync(segment, wholeLength - 3);
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1]);
+
+  // A power loss leaves bytes of the first record unwritten: its checksum no longer matches.
+  truncateSync(segment, wholeLength);
+  const bytes = readFileSync(segment);
+  bytes[20] ^= 0xff;
+  writeFileSync(segment, bytes);
+  expect(readBack()).toEqual([]);
+});
+
+test('a checkpoint deletes the segments it covered; the open one is closed to go next time', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'v1')));
+  await journal.append(2, recordOf(row('a', 'v2')));
+  expect(segmentFiles()).toHaveLength(1);
+
+  // Records 1–2 are in the store: the segment holding them is closed, not yet deleted...
+  await journal.removeThrough(1);
+  await journal.append(3, recordOf(row('a', 'v3')));
+  expect(segmentFiles()).toHaveLength(2);
+  // ...and goes once everything it holds is covered; the newer segment stays.
+  await journal.removeThrough(2);
+  expect(segmentFiles()).toHaveLength(1);
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([3]);
+  await journal.removeThrough(3);
+  await journal.flushed();
+  await journal.close();
+  expect(segmentFiles()).toEqual([]);
+});
+
+test('full sync: appends resolve after a data sync; flushed and close settle', async () => {
+  const journal = FileWriteJournal.open(directory, 'full');
+  await Promise.all([1, 2, 3].map((sequence) => journal.append(sequence, recordOf(row('k', 'v')))));
+  await journal.flushed();
+  await journal.close();
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1, 2, 3]);
+});
+
+test('a journal with records left is not written again before a replay empties it', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'v1')));
+  await journal.close();
+  expect(() => FileWriteJournal.open(directory, 'overlapping')).toThrow(
+    /still holds 1 segment\(s\): it must be replayed into its store/,
+  );
+  // Something else in the directory is not a segment.
+  appendFileSync(join(directory, 'notes.txt'), 'x');
+  FileWriteJournal.removeAll(directory);
+  expect(() => FileWriteJournal.open(directory, 'overlapping').close()).not.toThrow();
+});
+
+test('a journal an earlier version left in LMDB form is replayed, then its files removed', async () => {
+  // The form written until the twenty-seventh session: records keyed by 8-byte sequence numbers.
+  const storeDirectory = directory;
+  const legacyDirectory = journalDirectoryOf(storeDirectory);
+  const environment = open({ path: legacyDirectory, maxDbs: 1 });
+  const records = environment.openDB<Buffer, Buffer>({
+    name: 'records',
+    keyEncoding: 'binary',
+    encoding: 'binary',
+  });
+  const sequenceKey = (sequence: number) => {
+    const key = Buffer.alloc(8);
+    key.writeBigUInt64BE(BigInt(sequence));
+    return key;
+  };
+  await records.put(sequenceKey(1), recordOf(row('legacy', 'v1')));
+  await records.put(sequenceKey(2), recordOf(row('legacy', 'v2'), row('other', 'o')));
+  await environment.close();
+
+  const store = await LmdbBackend.open(storeDirectory);
+  expect((await store.getMany([Buffer.from('legacy'), Buffer.from('other')])).map(String)).toEqual([
+    'v2',
+    'o',
+  ]);
+  expect(readdirSync(legacyDirectory).filter((name) => name.endsWith('.mdb'))).toEqual([]);
+  expect(await replayLeftoverJournal(storeDirectory, store)).toBe(0);
+  await store.close();
+});
