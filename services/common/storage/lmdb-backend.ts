@@ -70,6 +70,11 @@ export interface LmdbBackendOptions {
    * synced: the write-behind checkpoints, whose journal holds every record until then.
    */
   commitsWholeTurns?: boolean;
+  /**
+   * The write-behind journal left in the store is this caller's: it claimed it before opening
+   * (WriteBehindLmdbBackend), so the replay need not refuse it as owned by a running process.
+   */
+  isJournalClaimedByCaller?: boolean;
 }
 
 /** LMDB's cumulative write figures since the environment opened (trackMetrics only). */
@@ -184,7 +189,9 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     warnOnceIfLmdbAddonIsDebugBuild();
     const backend = new LmdbBackend(directory, options);
     try {
-      await replayLeftoverJournal(directory, backend);
+      await replayLeftoverJournal(directory, backend, {
+        isOwnedByCaller: options.isJournalClaimedByCaller,
+      });
     } catch (error) {
       await backend.close();
       throw error;

@@ -1,4 +1,10 @@
-import { appendFileSync, readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import fs, {
+  appendFileSync,
+  readdirSync,
+  readFileSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +13,7 @@ import { LmdbBackend } from '../lmdb-backend';
 import { ENVELOPE_HEADER_BYTES, wrapValue } from '../lmdb-value-envelope';
 import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import { encodeJournalRecord, type StoredWrite } from './journal-record';
-import { replayLeftoverJournal } from './journal-replay';
+import { AmbiguousJournalError, replayLeftoverJournal } from './journal-replay';
 
 let directory: string;
 beforeEach(async () => {
@@ -123,7 +129,62 @@ test('a journal with records left is not written again before a replay empties i
   // Something else in the directory is not a segment.
   appendFileSync(join(directory, 'notes.txt'), 'x');
   FileWriteJournal.removeAll(directory);
-  expect(() => FileWriteJournal.open(directory, 'overlapping').close()).not.toThrow();
+  await FileWriteJournal.open(directory, 'overlapping').close();
+  expect(readdirSync(directory)).toEqual(['notes.txt']);
+});
+
+test('a replay empties the journal newest segment first: a crash halfway leaves only older ones', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping', { segmentBytes: 50 });
+  for (let sequence = 1; sequence <= 3; sequence += 1) {
+    await journal.append(sequence, recordOf(row(`k${sequence}`, 'a value of some length')));
+  }
+  await journal.close();
+  const removals = jest.spyOn(fs, 'rmSync');
+  FileWriteJournal.removeAll(directory);
+  expect(removals.mock.calls.map(([path]) => String(path).slice(-16))).toEqual([
+    '000000000003.log',
+    '000000000002.log',
+    '000000000001.log',
+  ]);
+  removals.mockRestore();
+  expect(segmentFiles()).toEqual([]);
+});
+
+test('records span segments in order; a checkpoint deletes the full ones it covered', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping', { segmentBytes: 50 });
+  for (let sequence = 1; sequence <= 6; sequence += 1) {
+    await journal.append(sequence, recordOf(row(`k${sequence}`, 'a value of some length')));
+  }
+  // Each record is past 50 bytes with its frame: one segment each.
+  expect(segmentFiles()).toHaveLength(6);
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+  await journal.removeThrough(4);
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([5, 6]);
+  await journal.close();
+});
+
+test('a failed write fails its group and every append after it; what came before stays', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  await journal.append(1, recordOf(row('a', 'kept')));
+  const writev = jest.spyOn(fs, 'writevSync').mockImplementationOnce(() => {
+    throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+  });
+  const failed = journal.append(2, recordOf(row('b', 'refused')));
+  await expect(failed).rejects.toThrow('ENOSPC');
+  // The disk has room again: the journal still takes nothing, so no record follows a gap.
+  await expect(journal.append(3, recordOf(row('c', 'after')))).rejects.toThrow('ENOSPC');
+  writev.mockRestore();
+  await journal.close();
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1]);
+});
+
+test('close writes what the current run appended', async () => {
+  const journal = FileWriteJournal.open(directory, 'overlapping');
+  const appended = journal.append(1, recordOf(row('a', 'late')));
+  await journal.close();
+  await appended;
+  expect(readBack().map(({ sequence }) => sequence)).toEqual([1]);
+  await expect(journal.append(2, recordOf(row('b', 'closed')))).rejects.toThrow(/closed/);
 });
 
 test('a journal an earlier version left in LMDB form is replayed, then its files removed', async () => {
@@ -152,5 +213,33 @@ test('a journal an earlier version left in LMDB form is replayed, then its files
   ]);
   expect(readdirSync(legacyDirectory).filter((name) => name.endsWith('.mdb'))).toEqual([]);
   expect(await replayLeftoverJournal(storeDirectory, store)).toBe(0);
+  await store.close();
+});
+
+test('records in both journal forms are refused, not guessed at: the store is left as it was', async () => {
+  const legacyDirectory = journalDirectoryOf(directory);
+  const environment = open({ path: legacyDirectory, maxDbs: 1 });
+  const records = environment.openDB<Buffer, Buffer>({
+    name: 'records',
+    keyEncoding: 'binary',
+    encoding: 'binary',
+  });
+  await records.put(Buffer.alloc(8, 0).fill(1, 7), recordOf(row('legacy', 'v1')));
+  await environment.close();
+  const journal = FileWriteJournal.open(legacyDirectory, 'overlapping');
+  await journal.append(1, recordOf(row('segment', 'v1')));
+  await journal.close();
+
+  await expect(LmdbBackend.open(directory)).rejects.toThrow(AmbiguousJournalError);
+  expect(readdirSync(legacyDirectory).sort()).toEqual(
+    expect.arrayContaining(['000000000001.log', 'data.mdb']),
+  );
+});
+
+test('a legacy journal killed before its table existed replays nothing and is removed', async () => {
+  const legacyDirectory = journalDirectoryOf(directory);
+  await open({ path: legacyDirectory, maxDbs: 1 }).close();
+  const store = await LmdbBackend.open(directory);
+  expect(readdirSync(legacyDirectory).filter((name) => name.endsWith('.mdb'))).toEqual([]);
   await store.close();
 });

@@ -7,26 +7,44 @@ import { readLegacyLmdbJournal, removeLegacyLmdbJournal } from './legacy-lmdb-jo
 /** Writes per replay transaction: bounds one transaction's dirty pages. */
 const REPLAY_WRITES_PER_TRANSACTION = 50_000;
 
+/** Both journal forms hold records: which is newer cannot be known (a downgrade after a crash). */
+export class AmbiguousJournalError extends Error {
+  constructor(readonly journalDirectory: string) {
+    super(
+      `the write journal ${journalDirectory} holds records in two forms — segment files (*.log) ` +
+        'and an LMDB journal (data.mdb) left by an earlier version — so a version that did not ' +
+        'read one of them ran on this store after a crash. Which writes are newer cannot be told: ' +
+        'keep a copy of the directory, remove the form whose writes are older, and start again',
+    );
+    this.name = 'AmbiguousJournalError';
+  }
+}
+
 /**
  * Writes every record of the journal left in `storeDirectory` into the store's rows, oldest first,
- * unless a running process owns it (JournalInUseError, journal-owner.ts), up to the first sequence
- * number missing (appendedPrefixOf), then empties the journal — only after the rows are synced, so
- * a crash during replay replays again (records are whole row versions: applying one twice, or an
- * older one before a newer one again, ends at the same rows). A journal an earlier version left in
- * LMDB form goes first: it is older than any segment file. Resolves to the number of records
+ * up to the first sequence number missing (appendedPrefixOf), then empties the journal — only after
+ * the rows are synced, so a crash during replay replays again (records are whole row versions:
+ * applying one twice, or an older one before a newer one again, ends at the same rows). A journal
+ * an earlier version left in LMDB form is replayed the same way. Resolves to the number of records
  * replayed.
+ *
+ * Unless `isOwnedByCaller` (a writer that claimed the journal first, journal-owner.ts), a journal a
+ * running process owns is refused (JournalInUseError): replaying it would race its checkpoints.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,
   store: LmdbBackend,
+  { isOwnedByCaller = false }: { isOwnedByCaller?: boolean } = {},
 ): Promise<number> {
   const journalDirectory = journalDirectoryOf(storeDirectory);
-  // A running process's journal is its own to checkpoint: replaying it here would race it.
-  assertJournalUnowned(journalDirectory);
+  if (!isOwnedByCaller) assertJournalUnowned(journalDirectory);
   const legacy = await readLegacyLmdbJournal(journalDirectory);
   // Read through before writing: the journal holds a checkpoint or two of writes.
   const segments = [...FileWriteJournal.records(journalDirectory)];
-  const replayed = [...appendedPrefixOf(legacy ?? []), ...appendedPrefixOf(segments)];
+  if (legacy !== undefined && legacy.length > 0 && segments.length > 0) {
+    throw new AmbiguousJournalError(journalDirectory);
+  }
+  const replayed = appendedPrefixOf(legacy !== undefined && legacy.length > 0 ? legacy : segments);
   let pending: StoredWrite[] = [];
   for (const { writes } of replayed) {
     pending.push(...writes);

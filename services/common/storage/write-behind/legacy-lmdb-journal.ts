@@ -1,7 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { open } from 'lmdb';
+import { open, type Database } from 'lmdb';
 import { decodeJournalRecord, type StoredWrite } from './journal-record';
+import { syncDirectory } from './journal-segment-file';
 
 /** The files of the LMDB environment the journal was before the twenty-seventh session. */
 const LEGACY_FILES = ['data.mdb', 'lock.mdb'];
@@ -22,7 +23,9 @@ export async function readLegacyLmdbJournal(
       name: 'records',
       keyEncoding: 'binary',
       encoding: 'binary',
-    });
+    }) as Database<Buffer, Buffer> | undefined;
+    // Killed between creating the environment and its table: nothing was ever appended.
+    if (records === undefined) return [];
     return Array.from(records.getRange(), ({ key, value }) => ({
       sequence: Number(key.readBigUInt64BE(0)),
       writes: decodeJournalRecord(value),
@@ -35,4 +38,6 @@ export async function readLegacyLmdbJournal(
 /** Deletes a legacy journal's files (its records are in the store, synced). */
 export function removeLegacyLmdbJournal(directory: string): void {
   for (const name of LEGACY_FILES) rmSync(join(directory, name), { force: true });
+  // Durably gone: after a power loss it must not come back to replay its writes over newer rows.
+  syncDirectory(directory);
 }

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import {
   assertKey,
   assertRange,
@@ -136,23 +137,30 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     // commit them in as few transactions as its writer can take, not one per slice. At 1M URLs and
     // 16 workers that held the scheduler at 6,327 URLs/s, lease p99 97 ms, where one transaction
     // per turn fell behind the journal into back-pressure: 4,353 URLs/s, p99 333 ms.
-    const store = await LmdbBackend.open(directory, { ...options, commitsWholeTurns: false });
     const journalDirectory = journalDirectoryOf(directory);
-    const journal = FileWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
+    mkdirSync(journalDirectory, { recursive: true });
+    // Claimed before the replay: from here on no other process replays this journal or writes it.
+    claimJournal(journalDirectory);
+    let store: LmdbBackend | undefined;
     try {
-      claimJournal(journalDirectory);
+      store = await LmdbBackend.open(directory, {
+        ...options,
+        commitsWholeTurns: false,
+        isJournalClaimedByCaller: true,
+      });
+      const journal = FileWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
+      return new WriteBehindLmdbBackend(
+        store,
+        journal,
+        journalDirectory,
+        checkpointSettings,
+        options,
+      );
     } catch (error) {
-      await journal.close();
-      await store.close();
+      await store?.close();
+      releaseJournal(journalDirectory);
       throw error;
     }
-    return new WriteBehindLmdbBackend(
-      store,
-      journal,
-      journalDirectory,
-      checkpointSettings,
-      options,
-    );
   }
 
   statistics(): WriteBehindStatistics {
