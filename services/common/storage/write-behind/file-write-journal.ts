@@ -192,10 +192,18 @@ export class FileWriteJournal {
     this.#syncing = undefined;
   }
 
-  /** Every group written so far on disk, and the directory entries of the segments holding them. */
+  /**
+   * Every group written so far on disk, and the directory entries of the segments holding them. A
+   * failed sync fails the journal for good: after one, the kernel may have dropped the pages it
+   * could not write, so what the file holds can no longer be known.
+   */
   async #syncAll(): Promise<void> {
-    await Promise.all([...this.#closing, this.#current?.sync()]);
-    await this.#syncDirectory();
+    try {
+      await Promise.all([...this.#closing, this.#current?.sync()]);
+      await this.#syncDirectory();
+    } catch (error) {
+      this.#failure ??= error;
+    }
     if (this.#failure !== undefined) throw this.#failure;
   }
 
@@ -211,11 +219,6 @@ export class FileWriteJournal {
       this.#failure ??= error;
       throw error;
     }
-  }
-
-  /** Segment files the journal holds now (tests: checkpoints delete them). */
-  get segmentCount(): number {
-    return this.#closed.length + (this.#current === undefined ? 0 : 1);
   }
 
   /**

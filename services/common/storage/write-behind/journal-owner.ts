@@ -33,9 +33,10 @@ export function assertJournalUnowned(journalDirectory: string): void {
 }
 
 /**
- * Marks this process as the journal's owner (the directory exists: the journal is open). The
- * file is created exclusively, so of two processes starting at once only one becomes the owner;
- * a file left by a process that no longer runs is replaced.
+ * Marks this process as the journal's owner (its directory must exist) — before the store's
+ * replay, so that no other process replays or writes it from then on. The file is created
+ * exclusively, so of two processes starting at once only one becomes the owner; a file left by a
+ * process that no longer runs is replaced.
  */
 export function claimJournal(journalDirectory: string): void {
   const path = join(journalDirectory, OWNER_FILE);

@@ -64,12 +64,12 @@ const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.
  * process whose writes are many small random rows in a large store (the scheduler's frontier).
  *
  * A write is one record appended to a journal of segment files (file-write-journal.ts: the records
- * of one synchronous run go out in one write() when it ends, and count together or not at all) and
- * is acknowledged once that write returned — durable exactly as an LmdbBackend write (see
- * LmdbSyncMode). Until a checkpoint copies it into the store's rows, the
- * row lives in an in-memory overlay that every read consults first. Checkpoints run in the
- * background, in transactions of tens of thousands of rows, one write per key however often it
- * changed — random B-tree writes leave the request path and get cheaper per row.
+ * of one synchronous run go out together when it ends, and count together or not at all) and is
+ * acknowledged once that write returned — durable exactly as an LmdbBackend write (see
+ * LmdbSyncMode). Until a checkpoint copies it into the store's rows, the row lives in an in-memory
+ * overlay that every read consults first. Checkpoints run in the background, in transactions of
+ * tens of thousands of rows, one write per key however often it changed — random B-tree writes
+ * leave the request path and get cheaper per row.
  *
  * Reads see committed writes only (as LmdbBackend: a write is visible once acknowledged).
  * Compare-and-swap decides on the newest issued version of the key, synchronously, so it is
@@ -133,16 +133,16 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   ): Promise<WriteBehindLmdbBackend> {
     // Checked before anything opens: a refused setting leaves no store open, no journal claimed.
     const checkpointSettings = checkpointSettingsOf(options.checkpoint);
-    // Only checkpoints write the store, slice by slice over a few turns (Checkpointer): let lmdb-js
-    // commit them in as few transactions as its writer can take, not one per slice. At 1M URLs and
-    // 16 workers that held the scheduler at 6,327 URLs/s, lease p99 97 ms, where one transaction
-    // per turn fell behind the journal into back-pressure: 4,353 URLs/s, p99 333 ms.
     const journalDirectory = journalDirectoryOf(directory);
     mkdirSync(journalDirectory, { recursive: true });
     // Claimed before the replay: from here on no other process replays this journal or writes it.
     claimJournal(journalDirectory);
     let store: LmdbBackend | undefined;
     try {
+      // Only checkpoints write the store, slice by slice over a few turns (Checkpointer): let
+      // lmdb-js commit them in as few transactions as its writer can take, not one per slice. At
+      // 1M URLs and 16 workers that held the scheduler at 6,327 URLs/s, lease p99 97 ms, where one
+      // transaction per turn fell behind the journal into back-pressure: 4,353 URLs/s, p99 333 ms.
       store = await LmdbBackend.open(directory, {
         ...options,
         commitsWholeTurns: false,
