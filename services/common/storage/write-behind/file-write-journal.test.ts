@@ -38,6 +38,22 @@ const readBack = () =>
   }));
 const segmentFiles = () => readdirSync(directory).filter((name) => name.endsWith('.log'));
 
+/** The form written until the twenty-seventh session: records keyed by 8-byte sequence numbers. */
+async function writeLegacyJournal(legacyDirectory: string, records: Buffer[]): Promise<void> {
+  const environment = open({ path: legacyDirectory, maxDbs: 1 });
+  const database = environment.openDB<Buffer, Buffer>({
+    name: 'records',
+    keyEncoding: 'binary',
+    encoding: 'binary',
+  });
+  for (const [index, record] of records.entries()) {
+    const key = Buffer.alloc(8);
+    key.writeBigUInt64BE(BigInt(index + 1));
+    await database.put(key, record);
+  }
+  await environment.close();
+}
+
 test('records read back in order, as written, each a whole frame', async () => {
   const journal = FileWriteJournal.open(directory, 'overlapping');
   await journal.append(1, recordOf(row('a', 'v1'), row('b', undefined)));
@@ -188,23 +204,12 @@ test('close writes what the current run appended', async () => {
 });
 
 test('a journal an earlier version left in LMDB form is replayed, then its files removed', async () => {
-  // The form written until the twenty-seventh session: records keyed by 8-byte sequence numbers.
   const storeDirectory = directory;
   const legacyDirectory = journalDirectoryOf(storeDirectory);
-  const environment = open({ path: legacyDirectory, maxDbs: 1 });
-  const records = environment.openDB<Buffer, Buffer>({
-    name: 'records',
-    keyEncoding: 'binary',
-    encoding: 'binary',
-  });
-  const sequenceKey = (sequence: number) => {
-    const key = Buffer.alloc(8);
-    key.writeBigUInt64BE(BigInt(sequence));
-    return key;
-  };
-  await records.put(sequenceKey(1), recordOf(row('legacy', 'v1')));
-  await records.put(sequenceKey(2), recordOf(row('legacy', 'v2'), row('other', 'o')));
-  await environment.close();
+  await writeLegacyJournal(legacyDirectory, [
+    recordOf(row('legacy', 'v1')),
+    recordOf(row('legacy', 'v2'), row('other', 'o')),
+  ]);
 
   const store = await LmdbBackend.open(storeDirectory);
   expect((await store.getMany([Buffer.from('legacy'), Buffer.from('other')])).map(String)).toEqual([
@@ -218,14 +223,7 @@ test('a journal an earlier version left in LMDB form is replayed, then its files
 
 test('records in both journal forms are refused, not guessed at: the store is left as it was', async () => {
   const legacyDirectory = journalDirectoryOf(directory);
-  const environment = open({ path: legacyDirectory, maxDbs: 1 });
-  const records = environment.openDB<Buffer, Buffer>({
-    name: 'records',
-    keyEncoding: 'binary',
-    encoding: 'binary',
-  });
-  await records.put(Buffer.alloc(8, 0).fill(1, 7), recordOf(row('legacy', 'v1')));
-  await environment.close();
+  await writeLegacyJournal(legacyDirectory, [recordOf(row('legacy', 'v1'))]);
   const journal = FileWriteJournal.open(legacyDirectory, 'overlapping');
   await journal.append(1, recordOf(row('segment', 'v1')));
   await journal.close();
