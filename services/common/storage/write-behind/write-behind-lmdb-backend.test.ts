@@ -1,3 +1,4 @@
+import { cpSync, readdirSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -150,6 +151,37 @@ test('replay of a journal whose rows a checkpoint already wrote ends at the newe
   // The journal is empty once replayed: a second open replays nothing.
   expect(await replayLeftoverJournal(directory, reopened)).toBe(0);
   await reopened.close();
+});
+
+test('writes issued in one run are one group in the journal: a kill inside its write keeps none', async () => {
+  const backend = await WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT });
+  await backend.put({ key: key('before'), value: Buffer.from('kept') });
+  // One frontier batch: writes to several tables, issued in one run, one record each.
+  await Promise.all([
+    backend.putMany([{ key: key('a'), value: Buffer.from('1') }]),
+    backend.deleteMany([key('before')]),
+    backend.putMany([{ key: key('b'), value: Buffer.from('2') }]),
+  ]);
+  // What a kill -9 during the batch's write leaves: the store as it is, its segment cut short.
+  const crashed = await mkdtemp(join(tmpdir(), 'write-behind-crashed-'));
+  try {
+    cpSync(directory, crashed, { recursive: true });
+    const journalDirectory = journalDirectoryOf(crashed);
+    rmSync(join(journalDirectory, 'owner.pid'));
+    const [segment] = readdirSync(journalDirectory).filter((name) => name.endsWith('.log'));
+    const segmentPath = join(journalDirectory, segment);
+    truncateSync(segmentPath, statSync(segmentPath).size - 1);
+    const store = await LmdbBackend.open(crashed);
+    expect((await store.getMany([key('before'), key('a'), key('b')])).map(text)).toEqual([
+      'kept',
+      undefined,
+      undefined,
+    ]);
+    await store.close();
+  } finally {
+    await rm(crashed, { recursive: true, force: true });
+  }
+  await backend.close();
 });
 
 test('a full overlay holds back acknowledgements until checkpoints make room', async () => {
