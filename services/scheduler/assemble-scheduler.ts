@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
 import { createSchedulerRouter } from '../../generated/scheduler';
 import openApiDocument from '../../generated/scheduler/openapi.json';
+import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
 import type { ServiceDefinition } from '../common/service-host/run-service';
 import {
   openStorageBackend,
@@ -61,6 +62,7 @@ export function schedulerServiceDefinition(
         registerWriteBehindMetrics(registry, openedBackend);
       }
       const backend = dependencies.wrapBackend?.(openedBackend) ?? openedBackend;
+      let stopDeprioritizing: () => void = () => undefined;
       let frontier: Frontier;
       try {
         frontier = await Frontier.open({
@@ -82,10 +84,18 @@ export function schedulerServiceDefinition(
           routerOptions,
         ),
         addExtraRoutes: addOperatorPageRoutes,
-        start: async () => frontier.startBackgroundWork(),
+        start: async () => {
+          frontier.startBackgroundWork();
+          if (values.backgroundThreadNiceness > 0) {
+            stopDeprioritizing = keepBackgroundThreadsDeprioritized(
+              values.backgroundThreadNiceness,
+            );
+          }
+        },
         // A frontier that refuses writes until restarted is not healthy: let a supervisor see it.
         isHealthy: () => frontier.isWritable,
         stop: async () => {
+          stopDeprioritizing();
           await frontier.stop();
           await backend.close();
         },

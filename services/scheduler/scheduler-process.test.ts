@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StartedServiceProcess } from '../common/testing/service-process';
+import { threadNicenessOf } from '../common/testing/thread-niceness';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { reportAllDone, seedUrls } from './testing/lease-helpers';
 import { startSchedulerProcess } from './testing/scheduler-process-harness';
@@ -23,6 +24,21 @@ describe('the scheduler process', () => {
     await running?.stop();
     running = undefined;
     rmSync(dataDirectory, { recursive: true, force: true });
+  });
+
+  it('runs its event loop ahead of its own helper threads (their niceness 5, the main thread’s 0)', async () => {
+    const started = await startProcess(dataDirectory);
+    running = started.running;
+    const pid = started.running.child.pid as number;
+    const background = () => [...threadNicenessOf(pid)].filter(([threadId]) => threadId !== pid);
+    // Threads start lazily; each second the scheduler lowers those that came since (bounded wait).
+    const deadline = Date.now() + 5_000;
+    while (background().some(([, niceness]) => niceness < 5) && Date.now() < deadline) {
+      await sleep(100);
+    }
+    expect(threadNicenessOf(pid).get(pid)).toBe(0);
+    expect(background().length).toBeGreaterThan(0);
+    expect(background().filter(([, niceness]) => niceness < 5)).toEqual([]);
   });
 
   it('recovers from kill -9: the lease survives and its URLs are reclaimed once it expires', async () => {

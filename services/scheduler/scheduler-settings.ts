@@ -220,6 +220,13 @@ export const SCHEDULER_SETTINGS = {
     parseAs.wholeNumber(0, 16),
     1,
   ),
+  backgroundThreadNiceness: setting(
+    '--background-thread-niceness <nice>',
+    'SCHEDULER_BACKGROUND_THREAD_NICENESS',
+    'niceness of the process threads besides the event loop (LMDB writer, GC helpers, link threads; 0: as started)',
+    parseAs.wholeNumber(0, 19),
+    5,
+  ),
 } as const;
 
 export type SchedulerSettingValues = SettingValues<typeof SCHEDULER_SETTINGS>;
