@@ -144,7 +144,7 @@ test('a journal with records left is not written again before a replay empties i
   );
   // Something else in the directory is not a segment.
   appendFileSync(join(directory, 'notes.txt'), 'x');
-  FileWriteJournal.removeAll(directory);
+  await FileWriteJournal.removeAll(directory);
   await FileWriteJournal.open(directory, 'overlapping').close();
   expect(readdirSync(directory)).toEqual(['notes.txt']);
 });
@@ -156,7 +156,7 @@ test('a replay empties the journal newest segment first: a crash halfway leaves 
   }
   await journal.close();
   const removals = jest.spyOn(fs, 'rmSync');
-  FileWriteJournal.removeAll(directory);
+  await FileWriteJournal.removeAll(directory);
   expect(removals.mock.calls.map(([path]) => String(path).slice(-16))).toEqual([
     '000000000003.log',
     '000000000002.log',

@@ -9,7 +9,7 @@ import {
   segmentPathsIn,
   segmentRecordsIn,
   SegmentFile,
-  syncDirectoryAsync,
+  syncDirectory,
 } from './journal-segment-file';
 
 /** The journal's directory inside the store's. */
@@ -104,8 +104,8 @@ export class FileWriteJournal {
   }
 
   /** Deletes every segment left in `directory` (after a replay put their records in the store). */
-  static removeAll(directory: string): void {
-    removeSegmentsIn(directory);
+  static async removeAll(directory: string): Promise<void> {
+    await removeSegmentsIn(directory);
   }
 
   /**
@@ -211,7 +211,7 @@ export class FileWriteJournal {
   async #syncDirectory(): Promise<void> {
     if (this.#isDirectoryDirty) {
       this.#isDirectoryDirty = false;
-      this.#directorySync = syncDirectoryAsync(this.directory);
+      this.#directorySync = syncDirectory(this.directory);
     }
     try {
       await this.#directorySync;

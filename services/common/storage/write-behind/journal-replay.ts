@@ -41,10 +41,9 @@ export async function replayLeftoverJournal(
   const legacy = await readLegacyLmdbJournal(journalDirectory);
   // Read through before writing: the journal holds a checkpoint or two of writes.
   const segments = [...FileWriteJournal.records(journalDirectory)];
-  if (legacy !== undefined && legacy.length > 0 && segments.length > 0) {
-    throw new AmbiguousJournalError(journalDirectory);
-  }
-  const replayed = appendedPrefixOf(legacy !== undefined && legacy.length > 0 ? legacy : segments);
+  const hasLegacyRecords = legacy !== undefined && legacy.length > 0;
+  if (hasLegacyRecords && segments.length > 0) throw new AmbiguousJournalError(journalDirectory);
+  const replayed = appendedPrefixOf(hasLegacyRecords ? legacy : segments);
   let pending: StoredWrite[] = [];
   for (const { writes } of replayed) {
     pending.push(...writes);
@@ -56,8 +55,8 @@ export async function replayLeftoverJournal(
   if (pending.length > 0) await store.applyStoredWrites(pending);
   if (replayed.length > 0) await store.flushed();
   // Everything goes, the records behind a gap too: they were never acknowledged.
-  if (legacy !== undefined) removeLegacyLmdbJournal(journalDirectory);
-  FileWriteJournal.removeAll(journalDirectory);
+  if (legacy !== undefined) await removeLegacyLmdbJournal(journalDirectory);
+  await FileWriteJournal.removeAll(journalDirectory);
   return replayed.length;
 }
 

@@ -3,12 +3,10 @@ import {
   existsSync,
   fdatasync,
   fsync,
-  fsyncSync,
   openSync,
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
   writevSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -34,12 +32,6 @@ export function segmentPathsIn(directory: string): string[] {
     .map((name) => join(directory, name));
 }
 
-/** When the newest segment in `directory` was last written, or undefined without segments. */
-export function lastSegmentWriteMsIn(directory: string): number | undefined {
-  const paths = segmentPathsIn(directory);
-  return paths.length === 0 ? undefined : Math.max(...paths.map((path) => statSync(path).mtimeMs));
-}
-
 /**
  * The records of the segments in `directory`, oldest first, in whole groups: reading ends at the
  * first frame cut short or damaged (journal-frame.ts), and with it the journal — a segment that
@@ -62,22 +54,14 @@ export function* segmentRecordsIn(directory: string): Generator<JournalFrame> {
  * leaves the oldest ones, which replay again to the same rows — never newer records without the
  * older ones before them.
  */
-export function removeSegmentsIn(directory: string): void {
+export async function removeSegmentsIn(directory: string): Promise<void> {
   const paths = segmentPathsIn(directory);
   for (const path of paths.reverse()) rmSync(path);
-  if (paths.length > 0) syncDirectory(directory);
+  if (paths.length > 0) await syncDirectory(directory);
 }
 
-export function syncDirectory(directory: string): void {
-  const fd = openSync(directory, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-export async function syncDirectoryAsync(directory: string): Promise<void> {
+/** Makes `directory`'s entries (files created or deleted in it) durable. */
+export async function syncDirectory(directory: string): Promise<void> {
   const fd = openSync(directory, 'r');
   try {
     await fsyncAsync(fd);

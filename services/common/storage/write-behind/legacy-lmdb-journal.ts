@@ -36,8 +36,8 @@ export async function readLegacyLmdbJournal(
 }
 
 /** Deletes a legacy journal's files (its records are in the store, synced). */
-export function removeLegacyLmdbJournal(directory: string): void {
+export async function removeLegacyLmdbJournal(directory: string): Promise<void> {
   for (const name of LEGACY_FILES) rmSync(join(directory, name), { force: true });
   // Durably gone: after a power loss it must not come back to replay its writes over newer rows.
-  syncDirectory(directory);
+  await syncDirectory(directory);
 }
