@@ -14,6 +14,10 @@
  * ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
  * (this checkout's node_modules linked in), removed at the end.
  *
+ * Either side may add Node flags and environment variables of its own (ab-side-settings.ts):
+ * BENCH_AB_{HEAD,BASE}_NODE_FLAGS ('--flag --other=1'), BENCH_AB_{HEAD,BASE}_ENV ('NAME=value …').
+ * With BENCH_AB_BASE=HEAD and the tree clean, that compares the settings alone.
+ *
  * Knobs: BENCH_AB_BASE (required: a commit, branch or tag), BENCH_AB_ROUNDS (3),
  * BENCH_AB_WORKERS (4,16), BENCH_AB_URLS (60000 measured per worker count), BENCH_AB_SIZE
  * (1000000 URLs), BENCH_AB_BUDGET_SECONDS (2400). Output: printed, and saved to
@@ -24,6 +28,11 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LmdbBackend } from '../services/common/storage/lmdb-backend';
+import {
+  abSideSettingsLines,
+  abSideSettingsOf,
+  type AbSideSettings,
+} from './bench-frontier/ab-side-settings';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
@@ -53,6 +62,7 @@ interface Side {
   label: 'base' | 'head';
   /** The source tree the scheduler runs from; undefined: this one. */
   sourceRoot?: string;
+  settings: AbSideSettings;
 }
 
 interface Run {
@@ -85,7 +95,12 @@ async function runSide(side: Side, template: string): Promise<Run[]> {
   const dataDirectory = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-run-'));
   try {
     cpSync(template, dataDirectory, { recursive: true });
-    const scheduler = await startBenchScheduler({ dataDirectory, sourceRoot: side.sourceRoot });
+    const scheduler = await startBenchScheduler({
+      dataDirectory,
+      sourceRoot: side.sourceRoot,
+      nodeFlags: side.settings.nodeFlags,
+      environment: side.settings.environment,
+    });
     try {
       await waitForKnownUrls(scheduler, 120_000);
       const load = loadAgainst(scheduler, { corpus, frontierSize: FRONTIER_SIZE, budget });
@@ -155,12 +170,21 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  const settings = {
+    base: abSideSettingsOf('base', process.env),
+    head: abSideSettingsOf('head', process.env),
+  };
   mkdirSync(outputDirectory, { recursive: true });
   log(
     `frontier A/B: this tree against ${BASE}; ${ROUNDS} rounds, ${WORKER_COUNTS.join('/')} workers, ` +
       `${MEASURED_URLS.toLocaleString('en-US')} URLs each, frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs`,
   );
-  const sides: Side[] = [{ label: 'base', sourceRoot: worktreeOf(BASE) }, { label: 'head' }];
+  const settingsLines = abSideSettingsLines(settings);
+  for (const line of settingsLines) log(`  ${line}`);
+  const sides: Side[] = [
+    { label: 'base', sourceRoot: worktreeOf(BASE), settings: settings.base },
+    { label: 'head', settings: settings.head },
+  ];
   const template = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-template-'));
   cleanups.push(() => rmSync(template, { recursive: true, force: true }));
   await growFrontier(
@@ -185,7 +209,8 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${summary}\n`);
   writeFileSync(
     join(outputDirectory, 'figures.md'),
-    `frontier A/B, this tree against ${BASE}\n\n${runs.map(runText).join('\n')}\n\n${summary}\n`,
+    `frontier A/B, this tree against ${BASE}\n${settingsLines.map((line) => `${line}\n`).join('')}\n` +
+      `${runs.map(runText).join('\n')}\n\n${summary}\n`,
   );
   log(`saved to ${outputDirectory}`);
   return 0;

@@ -27,6 +27,8 @@ export async function startBenchScheduler(options: {
   inspectPort?: number;
   /** Another source tree to run the scheduler from (bench:frontier-ab's base side). */
   sourceRoot?: string;
+  /** Node flags after the scheduler's own (bench:frontier-ab's per-side settings). */
+  nodeFlags?: readonly string[];
 }): Promise<BenchScheduler> {
   const startedAt = performance.now();
   const running = await startServiceProcess(
@@ -34,7 +36,10 @@ export async function startBenchScheduler(options: {
     ['--data-dir', options.dataDirectory, '--domain-in-flight-cap', '2'],
     { SCHEDULER_TOKEN: BENCH_TOKEN, LOG_LEVEL: 'info', ...options.environment },
     300_000,
-    options.inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${options.inspectPort}`],
+    [
+      ...(options.inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${options.inspectPort}`]),
+      ...(options.nodeFlags ?? []),
+    ],
     options.sourceRoot,
   );
   const processStartSeconds = (performance.now() - startedAt) / 1000;
