@@ -148,6 +148,8 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     leases,
     listeners: [counters, book, metrics, revisits],
   });
+  // The link-preparation threads answer links the frontier holds themselves (LinkIntake).
+  store.watchKnownUrlTables((table) => linkPreparation.shareKnownUrls(table));
   const promoter = new RevisitPromoter({ tables, store, rules, schedule: revisits });
   const robots = new RobotsPolicy({
     robotsTextHashOf: (domain) => rules.get(domain)?.robotsTextHash,
@@ -229,8 +231,11 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     tables,
     store,
     rules,
-    links: new LinkIntake(admission, linkPreparation.parse, (outcome, count) =>
-      metrics.links(outcome, count),
+    links: new LinkIntake(
+      admission,
+      linkPreparation.parse,
+      (outcome, count) => metrics.links(outcome, count),
+      () => counters.countOf('dropped') === 0,
     ),
     health,
     reclaimer,

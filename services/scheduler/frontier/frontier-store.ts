@@ -9,7 +9,7 @@ import {
   placementOf,
   type IndexPlacement,
 } from './index-placement';
-import { KnownUrlSet } from './known-url-set';
+import { KnownUrlSet, type KnownUrlTable } from './known-url-set';
 import type { LeaseBook } from './lease-book';
 import { leasedBy } from './url-task-transitions';
 import type { WriteBatch } from './write-batch';
@@ -159,6 +159,11 @@ export class FrontierStore {
   }
 
   /** The in-memory url_hash set (its size and bytes, for the log and metrics). */
+  /** The known-URL set's tables, for a reader on another thread (KnownUrlSet.watchTables). */
+  watchKnownUrlTables(listener: (table: KnownUrlTable) => void): void {
+    this.#knownUrls.watchTables(listener);
+  }
+
   get knownUrls(): { size: number; byteCount: number; isComplete: boolean } {
     return {
       size: this.#knownUrls.size,

@@ -24,7 +24,18 @@ export function parseFrontierUrl(input: string): FrontierUrl | FrontierUrlReject
   }
 }
 
-/** Normalizes and hashes a list of link URLs, answering in the same order (parseFrontierUrl each). */
+/** A link whose URL the frontier holds already: only its url_hash, nothing to admit. */
+export interface KnownLink {
+  isKnown: true;
+  urlHash: string;
+}
+
+/**
+ * Normalizes and hashes a list of link URLs, answering in the same order (parseFrontierUrl each).
+ * With `isKnownAnswered`, a URL the frontier is known to hold may come back as a KnownLink (a
+ * parser may also leave it parsed: "known" is an answer it can give, not one it must).
+ */
 export type UrlListParser = (
   urls: readonly string[],
-) => Promise<Array<FrontierUrl | FrontierUrlRejection>>;
+  options?: { isKnownAnswered: boolean },
+) => Promise<Array<FrontierUrl | FrontierUrlRejection | KnownLink>>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KnownUrlSet } from './known-url-set';
+import { KnownUrlReader, KnownUrlSet } from './known-url-set';
 
 const randomUrlHash = () => randomBytes(16).toString('hex');
 
@@ -79,5 +79,59 @@ describe('KnownUrlSet', () => {
     }
     expect(known.size).toBe(0);
     expect(known.add(valid)).toBe(true);
+  });
+});
+
+describe('KnownUrlReader', () => {
+  it('answers from the tables it is handed what the set answers, while the set grows', () => {
+    const known = new KnownUrlSet(16);
+    const early = Array.from({ length: 100 }, randomUrlHash);
+    for (const urlHash of early) known.add(urlHash);
+    // Handed the tables in the middle of a move: the one being emptied and the current one.
+    const reader = new KnownUrlReader();
+    let tableCount = 0;
+    known.watchTables((table) => {
+      reader.addTable(table);
+      tableCount += 1;
+    });
+    const later = Array.from({ length: 20_000 }, randomUrlHash);
+    // Counted, not asserted one by one (see above).
+    let wrongAnswerCount = 0;
+    for (const [index, urlHash] of later.entries()) {
+      if (reader.isKnown(urlHash)) wrongAnswerCount += 1;
+      known.add(urlHash);
+      if (!reader.isKnown(urlHash)) wrongAnswerCount += 1;
+      const earlier =
+        index % 2 === 0 ? early[index % early.length] : later[(index * 7919) % (index + 1)];
+      if (!reader.isKnown(earlier)) wrongAnswerCount += 1;
+    }
+    expect(wrongAnswerCount).toBe(0);
+    // It grew from 256 slots to 64k while watched (eight times): every new table was handed over.
+    expect(tableCount).toBeGreaterThanOrEqual(9);
+    const strangers = Array.from({ length: 20_000 }, randomUrlHash);
+    expect(strangers.filter((stranger) => reader.isKnown(stranger))).toEqual([]);
+  });
+
+  it('says "not known" for what it was not shown: a table it missed, the all-zero hash', () => {
+    const known = new KnownUrlSet(16);
+    const reader = new KnownUrlReader();
+    let tableCount = 0;
+    // Only the first table: the set grows past it without telling this reader.
+    known.watchTables((table) => {
+      if (tableCount === 0) reader.addTable(table);
+      tableCount += 1;
+    });
+    const added = Array.from({ length: 1000 }, randomUrlHash);
+    for (const urlHash of added) known.add(urlHash);
+    expect(tableCount).toBeGreaterThan(1);
+    const answered = added.filter((urlHash) => reader.isKnown(urlHash));
+    // Those added before the first growth are in the first table (it is never cleared); no later.
+    expect(answered).toEqual(added.slice(0, answered.length));
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.length).toBeLessThan(added.length);
+    const zero = '0'.repeat(32);
+    known.add(zero);
+    expect(known.has(zero)).toBe(true);
+    expect(reader.isKnown(zero)).toBe(false);
   });
 });

@@ -15,9 +15,11 @@
  * request waiting meanwhile paid in latency. While entries move, lookups read both tables (the
  * old one is never written again, so its probe chains stay intact) and new entries go to the new
  * one; the move ends well before the new table fills up (see MOVED_SLOTS_PER_ADD).
+ *
+ * The tables live in shared memory, so that another thread can ask them too (KnownUrlReader: the
+ * link-preparation thread answers a report's known links itself). Only this thread writes.
  */
 export class KnownUrlSet {
-  static readonly #WORDS_PER_SLOT = 4;
   static readonly #MAX_LOAD = 0.6;
   /**
    * Old slots moved per add while growing. The new table (twice the size) fills up again after
@@ -33,11 +35,25 @@ export class KnownUrlSet {
   #size = 0;
   /** The all-zero hash marks an empty slot, so it is remembered apart. */
   #hasZeroHash = false;
+  readonly #tableListeners: Array<(table: KnownUrlTable) => void> = [];
 
   constructor(initialCapacity = 1 << 16) {
     const capacity = 2 ** Math.ceil(Math.log2(Math.max(16, initialCapacity)));
-    this.#slots = new Uint32Array(capacity * KnownUrlSet.#WORDS_PER_SLOT);
+    this.#slots = sharedSlots(capacity);
     this.#mask = capacity - 1;
+  }
+
+  /**
+   * Calls `listener` with the table being emptied (while growing) and the current one, then with
+   * every table started from now on. A reader given the tables in that order answers from them
+   * what this set would (see KnownUrlReader).
+   */
+  watchTables(listener: (table: KnownUrlTable) => void): void {
+    this.#tableListeners.push(listener);
+    if (this.#previous !== undefined) {
+      listener({ slots: this.#previous.slots, mask: this.#previous.mask });
+    }
+    listener({ slots: this.#slots, mask: this.#mask });
   }
 
   get size(): number {
@@ -73,33 +89,14 @@ export class KnownUrlSet {
   }
 
   #isStored(words: Words): boolean {
-    if (this.#find(this.#slots, this.#mask, words) >= 0) return true;
+    if (isInTable(this.#slots, this.#mask, words)) return true;
     const previous = this.#previous;
-    return previous !== undefined && this.#find(previous.slots, previous.mask, words) >= 0;
-  }
-
-  /** The slot index holding `words`, or -1 (linear probing stops at the first empty slot). */
-  #find(slots: Uint32Array, mask: number, words: Words): number {
-    for (let slot = words[0] & mask; ; slot = (slot + 1) & mask) {
-      const at = slot * KnownUrlSet.#WORDS_PER_SLOT;
-      const first = slots[at];
-      if (
-        first === words[0] &&
-        slots[at + 1] === words[1] &&
-        slots[at + 2] === words[2] &&
-        slots[at + 3] === words[3]
-      ) {
-        return slot;
-      }
-      if (first === 0 && slots[at + 1] === 0 && slots[at + 2] === 0 && slots[at + 3] === 0) {
-        return -1;
-      }
-    }
+    return previous !== undefined && isInTable(previous.slots, previous.mask, words);
   }
 
   #place(slots: Uint32Array, mask: number, words: Words): void {
     for (let slot = words[0] & mask; ; slot = (slot + 1) & mask) {
-      const at = slot * KnownUrlSet.#WORDS_PER_SLOT;
+      const at = slot * WORDS_PER_SLOT;
       if (slots[at] === 0 && slots[at + 1] === 0 && slots[at + 2] === 0 && slots[at + 3] === 0) {
         slots.set(words, at);
         return;
@@ -113,8 +110,9 @@ export class KnownUrlSet {
     this.#moveSome(Number.POSITIVE_INFINITY);
     this.#previous = { slots: this.#slots, mask: this.#mask, nextSlot: 0 };
     const capacity = (this.#mask + 1) * 2;
-    this.#slots = new Uint32Array(capacity * KnownUrlSet.#WORDS_PER_SLOT);
+    this.#slots = sharedSlots(capacity);
     this.#mask = capacity - 1;
+    for (const listener of this.#tableListeners) listener({ slots: this.#slots, mask: this.#mask });
   }
 
   /** Moves up to `slotCount` slots of the previous table into the current one. */
@@ -125,7 +123,7 @@ export class KnownUrlSet {
     const end = Math.min(previous.nextSlot + slotCount, previous.mask + 1);
     const words = MOVED_WORDS;
     for (let slot = previous.nextSlot; slot < end; slot += 1) {
-      const at = slot * KnownUrlSet.#WORDS_PER_SLOT;
+      const at = slot * WORDS_PER_SLOT;
       words[0] = slots[at];
       words[1] = slots[at + 1];
       words[2] = slots[at + 2];
@@ -138,8 +136,72 @@ export class KnownUrlSet {
   }
 }
 
+/**
+ * One table of a KnownUrlSet: `mask + 1` slots of four words, in shared memory (postMessage hands
+ * another thread the same memory, not a copy).
+ */
+export interface KnownUrlTable {
+  slots: Uint32Array;
+  mask: number;
+}
+
+/**
+ * Answers, on another thread, what a KnownUrlSet on its owner's thread would — or less: the tables
+ * it was handed (KnownUrlSet.watchTables, in order), newest first. Every entry added before the
+ * newest table was started is in the tables (an old one is never written again, and keeps what
+ * moved out of it); an entry added later, or being written while it reads (a slot read half
+ * written matches nothing: it reads as another hash or as empty), reads as not known. So `true` is
+ * always right, and `false` means "ask the owner".
+ */
+export class KnownUrlReader {
+  /** The two newest tables: a set empties its old table into the new one before growing again. */
+  readonly #tables: KnownUrlTable[] = [];
+
+  addTable(table: KnownUrlTable): void {
+    this.#tables.unshift(table);
+    this.#tables.length = Math.min(this.#tables.length, 2);
+  }
+
+  /** True only when `urlHash` is known; false when it is not, or not known here yet. */
+  isKnown(urlHash: string): boolean {
+    const words = wordsOf(urlHash);
+    if (isZero(words)) return false; // kept apart by the set, not in any table
+    for (const { slots, mask } of this.#tables) {
+      if (isInTable(slots, mask, words)) return true;
+    }
+    return false;
+  }
+}
+
 /** A url_hash's four words, as they sit in a slot. */
 type Words = Uint32Array;
+
+const WORDS_PER_SLOT = 4;
+
+function sharedSlots(capacity: number): Uint32Array {
+  return new Uint32Array(
+    new SharedArrayBuffer(capacity * WORDS_PER_SLOT * Uint32Array.BYTES_PER_ELEMENT),
+  );
+}
+
+/** Whether the table holds `words` (linear probing stops at the first empty slot). */
+function isInTable(slots: Uint32Array, mask: number, words: Words): boolean {
+  for (let slot = words[0] & mask; ; slot = (slot + 1) & mask) {
+    const at = slot * WORDS_PER_SLOT;
+    const first = slots[at];
+    if (
+      first === words[0] &&
+      slots[at + 1] === words[1] &&
+      slots[at + 2] === words[2] &&
+      slots[at + 3] === words[3]
+    ) {
+      return true;
+    }
+    if (first === 0 && slots[at + 1] === 0 && slots[at + 2] === 0 && slots[at + 3] === 0) {
+      return false;
+    }
+  }
+}
 
 /** wordsOf's answer, overwritten by its next call: every use is synchronous and done before then. */
 const PARSED_WORDS: Words = new Uint32Array(4);

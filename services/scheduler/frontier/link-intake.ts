@@ -10,6 +10,8 @@ export type LinkOutcome = AdmissionOutcome | 'nofollow' | 'invalid_url';
 /** One result's links, normalized and hashed, before anything is decided. */
 interface PreparedLinkList {
   requests: AdmissionRequest[];
+  /** Links the link-preparation thread found in the frontier already: duplicates, by url_hash. */
+  knownUrlHashes: string[];
   nofollowCount: number;
   invalidCount: number;
 }
@@ -39,6 +41,13 @@ export class LinkIntake {
     private readonly admission: UrlAdmission,
     private readonly parseUrls: UrlListParser,
     private readonly onOutcome: (outcome: LinkOutcome, count: number) => void,
+    /**
+     * Whether a link to a URL the frontier holds is a plain duplicate — true while no URL is
+     * dropped (a dropped one may be revived by a link: admission must see it). Asked when the
+     * links are prepared, before the report's lock: a URL dropped in between belongs to a domain
+     * excluded in between, which a link cannot revive.
+     */
+    private readonly isKnownLinkDuplicate: () => boolean,
   ) {}
 
   async prepare(results: readonly ReportResult[]): Promise<PreparedLinks> {
@@ -64,7 +73,7 @@ export class LinkIntake {
       }
       pages.set(result.url_hash, page);
     }
-    const targets = await this.parseUrls(urls);
+    const targets = await this.parseUrls(urls, { isKnownAnswered: this.isKnownLinkDuplicate() });
     if (targets.length !== urls.length) {
       throw new Error(`link preparation answered ${targets.length} of ${urls.length} URLs`);
     }
@@ -73,6 +82,7 @@ export class LinkIntake {
     for (const [urlHash, page] of pages) {
       const list: PreparedLinkList = {
         requests: [],
+        knownUrlHashes: [],
         nofollowCount: page.nofollowCount,
         invalidCount: 0,
       };
@@ -81,6 +91,10 @@ export class LinkIntake {
         nextTarget += 1;
         if (typeof target === 'string') {
           list.invalidCount += 1;
+          continue;
+        }
+        if ('isKnown' in target) {
+          list.knownUrlHashes.push(target.urlHash);
           continue;
         }
         list.requests.push({
@@ -103,6 +117,7 @@ export class LinkIntake {
     nowMs: number,
   ): Promise<void> {
     const requestsByHash = new Map<string, AdmissionRequest>();
+    const knownUrlHashes = new Set<string>();
     for (const urlHash of appliedUrlHashes) {
       const list = prepared.get(urlHash);
       if (list === undefined) continue;
@@ -114,7 +129,15 @@ export class LinkIntake {
           requestsByHash.set(request.target.urlHash, request);
         }
       }
+      for (const knownUrlHash of list.knownUrlHashes) knownUrlHashes.add(knownUrlHash);
     }
+    // Counted once per report like any link (a URL found on two pages is one request), and not
+    // twice when the thread could not tell for another copy (admission answers that one).
+    let duplicateCount = 0;
+    for (const knownUrlHash of knownUrlHashes) {
+      if (!requestsByHash.has(knownUrlHash)) duplicateCount += 1;
+    }
+    if (duplicateCount > 0) this.onOutcome('duplicate_url', duplicateCount);
     if (requestsByHash.size === 0) return;
     const outcomes = await this.admission.stage(batch, [...requestsByHash.values()], nowMs);
     const tally = new Map<LinkOutcome, number>();

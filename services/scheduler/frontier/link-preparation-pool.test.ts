@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import pino from 'pino';
 import vectors from '../../common/url/url-normalization-vectors.json';
-import { parseFrontierUrl } from './frontier-url';
+import { parseFrontierUrl, type FrontierUrl } from './frontier-url';
+import { KnownUrlSet } from './known-url-set';
 import { LinkPreparationPool } from './link-preparation-pool';
 
 /** Links as reports carry them: the normalization vectors' inputs, refused ones included. */
@@ -121,5 +122,47 @@ describe('LinkPreparationPool', () => {
     await closed.close();
     expect(closed.threadCount).toBe(0);
     await expect(closed.parse(LINK_URLS)).resolves.toEqual(LINK_URLS.map(parseFrontierUrl));
+  });
+
+  it('answers links the frontier holds as known when asked, from the tables it was shared', async () => {
+    const { logger, lines } = capturedLogger();
+    const pool = new LinkPreparationPool(1, logger);
+    const known = new KnownUrlSet(16);
+    const [held, fresh] = ['https://news.example/held', 'https://news.example/new'].map(
+      (url) => parseFrontierUrl(url) as FrontierUrl,
+    );
+    known.add(held.urlHash);
+    try {
+      // Shared before the thread starts: it gets the tables when it does.
+      known.watchTables((table) => pool.shareKnownUrls(table));
+      const asked = await pool.parse([held.url, fresh.url, 'not a url'], { isKnownAnswered: true });
+      expect(asked).toEqual([{ isKnown: true, urlHash: held.urlHash }, fresh, 'invalid_url']);
+      // Not asked (a dropped URL somewhere may be revived by a link): parsed as ever.
+      await expect(pool.parse([held.url, fresh.url])).resolves.toEqual([held, fresh]);
+      // Shared while the thread runs: the set outgrows its first tables many times over.
+      const later = Array.from(
+        { length: 300 },
+        (_, index) => parseFrontierUrl(`https://news.example/later-${index}`) as FrontierUrl,
+      );
+      for (const url of later) known.add(url.urlHash);
+      const answers = await pool.parse(
+        later.map((url) => url.url),
+        { isKnownAnswered: true },
+      );
+      expect(answers).toEqual(later.map((url) => ({ isKnown: true, urlHash: url.urlHash })));
+      expect(lines).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('answers nothing as known when parsing on the calling thread', async () => {
+    const { logger } = capturedLogger();
+    const inline = new LinkPreparationPool(0, logger);
+    const known = new KnownUrlSet();
+    const held = parseFrontierUrl('https://news.example/held') as FrontierUrl;
+    known.add(held.urlHash);
+    known.watchTables((table) => inline.shareKnownUrls(table));
+    await expect(inline.parse([held.url], { isKnownAnswered: true })).resolves.toEqual([held]);
   });
 });

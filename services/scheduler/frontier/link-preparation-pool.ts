@@ -2,19 +2,17 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startWorkerThread } from '../../common/process/worker-thread-entry';
-import {
-  parseFrontierUrl,
-  type FrontierUrl,
-  type FrontierUrlRejection,
-  type UrlListParser,
-} from './frontier-url';
+import { parseFrontierUrl, type UrlListParser } from './frontier-url';
+import type { KnownUrlTable } from './known-url-set';
 import {
   decodeParsedUrls,
+  type KnownUrlTableMessage,
   type PreparationAnswer,
   type PreparationRequest,
+  type PreparedUrl,
 } from './link-preparation-protocol';
 
-type ParsedUrls = Array<FrontierUrl | FrontierUrlRejection>;
+type ParsedUrls = PreparedUrl[];
 
 const THREAD_ENTRY = join(__dirname, 'link-preparation-thread');
 
@@ -40,9 +38,14 @@ interface PreparationThread {
  * dealt to the threads in turn; one whose links are still being prepared may be overtaken by a
  * later one, which changes nothing: every report is decided under the frontier's lock.
  *
+ * The threads also read the frontier's known-URL set (shareKnownUrls: its tables are shared
+ * memory), so that a link to a page the frontier holds — most links of most pages — comes back as
+ * a url_hash the main thread counts as a duplicate, instead of a URL it reads back, looks up and
+ * decides on.
+ *
  * Never a point of failure: with no threads (`threadCount` 0), once a thread failed to start, died
  * or sent what cannot be read, and after close, URLs are parsed on the calling thread —
- * preparations that were waiting for a failed thread too.
+ * preparations that were waiting for a failed thread too (and nothing is answered as known).
  */
 export class LinkPreparationPool {
   readonly #threads: PreparationThread[] = [];
@@ -50,6 +53,8 @@ export class LinkPreparationPool {
   readonly #logger: Logger;
   #nextId = 0;
   #nextThread = 0;
+  /** Every known-URL table shared so far, oldest first: a thread started later gets them all. */
+  readonly #knownUrlTables: KnownUrlTable[] = [];
   /** Set once a thread failed or the pool closed: everything is parsed inline from then on. */
   #isInline: boolean;
 
@@ -84,7 +89,18 @@ export class LinkPreparationPool {
     }
   }
 
-  readonly parse: UrlListParser = (urls) => {
+  /**
+   * Hands the threads a table of the frontier's known-URL set (pass it to
+   * KnownUrlSet.watchTables): from then on they may answer a URL it holds as known.
+   */
+  shareKnownUrls(table: KnownUrlTable): void {
+    this.#knownUrlTables.push(table);
+    // A reader asks the two newest; older tables are never needed again.
+    if (this.#knownUrlTables.length > 2) this.#knownUrlTables.shift();
+    for (const thread of this.#threads) this.#sendTable(thread, table);
+  }
+
+  readonly parse: UrlListParser = (urls, options) => {
     if (urls.length === 0) return parsedHere(urls);
     this.start();
     if (this.#isInline) return parsedHere(urls);
@@ -98,7 +114,12 @@ export class LinkPreparationPool {
       if (thread.pendingCount === 0) thread.worker.ref();
       thread.pendingCount += 1;
       try {
-        const request: PreparationRequest = { id, urls };
+        const request: PreparationRequest = {
+          kind: 'prepare',
+          id,
+          urls,
+          isKnownAnswered: options?.isKnownAnswered ?? false,
+        };
         thread.worker.postMessage(request);
       } catch (error) {
         this.#settle(id)?.reject(error);
@@ -121,7 +142,17 @@ export class LinkPreparationPool {
     worker.on('exit', (code) => this.#onFailure(new Error(`thread exited with code ${code}`)));
     // After the listeners: Node refs a worker again when its first 'message' listener is added.
     worker.unref();
+    for (const table of this.#knownUrlTables) this.#sendTable(thread, table);
     return thread;
+  }
+
+  #sendTable(thread: PreparationThread, table: KnownUrlTable): void {
+    const message: KnownUrlTableMessage = { kind: 'known_url_table', table };
+    try {
+      thread.worker.postMessage(message);
+    } catch (error) {
+      this.#onFailure(error);
+    }
   }
 
   #onAnswer(answer: PreparationAnswer): void {

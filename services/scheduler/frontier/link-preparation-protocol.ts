@@ -1,4 +1,5 @@
-import type { FrontierUrl, FrontierUrlRejection } from './frontier-url';
+import type { FrontierUrl, FrontierUrlRejection, KnownLink } from './frontier-url';
+import type { KnownUrlTable } from './known-url-set';
 
 /*
  * The messages between the scheduler's main thread and a link-preparation thread. The answer is
@@ -7,11 +8,24 @@ import type { FrontierUrl, FrontierUrlRejection } from './frontier-url';
  * 250 objects ~120 µs (a scratch loop), which would give back most of what the thread saves.
  */
 
-/** Main thread → thread: the link URLs of one report, as the downloader sent them. */
+/**
+ * Main thread → thread: the link URLs of one report, as the downloader sent them, and whether a
+ * URL the frontier is known to hold is answered as known (see KnownLink) rather than parsed out.
+ */
 export interface PreparationRequest {
+  kind: 'prepare';
   id: number;
   urls: readonly string[];
+  isKnownAnswered: boolean;
 }
+
+/** Main thread → thread: a table of the frontier's known-URL set (KnownUrlSet.watchTables). */
+export interface KnownUrlTableMessage {
+  kind: 'known_url_table';
+  table: KnownUrlTable;
+}
+
+export type PreparationMessage = PreparationRequest | KnownUrlTableMessage;
 
 /**
  * Thread → main thread: `encodeParsedUrls` of those URLs, in the same order — or why they could
@@ -19,12 +33,17 @@ export interface PreparationRequest {
  */
 export type PreparationAnswer = { id: number; parsed: string } | { id: number; error: string };
 
-/** A normalized URL is never empty, so an empty first entry marks a refused URL. */
-const REFUSED = '';
+/** A link as the thread answers it: parsed, refused, or known to the frontier already. */
+export type PreparedUrl = FrontierUrl | FrontierUrlRejection | KnownLink;
 
-export function encodeParsedUrls(
-  parsed: ReadonlyArray<FrontierUrl | FrontierUrlRejection>,
-): string {
+/**
+ * A normalized URL is never empty and always starts with its scheme, so an empty first entry
+ * marks a refused URL and a '=' one a known URL (its url_hash next; nothing else is sent for it).
+ */
+const REFUSED = '';
+const KNOWN = '=';
+
+export function encodeParsedUrls(parsed: readonly PreparedUrl[]): string {
   const flat: string[] = new Array(parsed.length * 3);
   for (let index = 0; index < parsed.length; index += 1) {
     const entry = parsed[index];
@@ -32,6 +51,10 @@ export function encodeParsedUrls(
     if (typeof entry === 'string') {
       flat[at] = REFUSED;
       flat[at + 1] = entry;
+      flat[at + 2] = REFUSED;
+    } else if ('isKnown' in entry) {
+      flat[at] = KNOWN;
+      flat[at + 1] = entry.urlHash;
       flat[at + 2] = REFUSED;
     } else {
       flat[at] = entry.url;
@@ -42,15 +65,18 @@ export function encodeParsedUrls(
   return JSON.stringify(flat);
 }
 
-export function decodeParsedUrls(text: string): Array<FrontierUrl | FrontierUrlRejection> {
+export function decodeParsedUrls(text: string): PreparedUrl[] {
   const flat = JSON.parse(text) as string[];
-  const parsed = new Array<FrontierUrl | FrontierUrlRejection>(flat.length / 3);
+  const parsed = new Array<PreparedUrl>(flat.length / 3);
   for (let index = 0; index < parsed.length; index += 1) {
     const at = index * 3;
+    const first = flat[at];
     parsed[index] =
-      flat[at] === REFUSED
+      first === REFUSED
         ? (flat[at + 1] as FrontierUrlRejection)
-        : { url: flat[at], urlHash: flat[at + 1], domain: flat[at + 2] };
+        : first === KNOWN
+          ? { isKnown: true, urlHash: flat[at + 1] }
+          : { url: first, urlHash: flat[at + 1], domain: flat[at + 2] };
   }
   return parsed;
 }

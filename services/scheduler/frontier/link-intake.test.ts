@@ -1,0 +1,78 @@
+import { parseFrontierUrl, type FrontierUrl, type UrlListParser } from './frontier-url';
+import { LinkIntake, type LinkOutcome } from './link-intake';
+import type { AdmissionRequest, UrlAdmission } from './url-admission';
+import type { ReportResult } from './wire-types';
+import type { WriteBatch } from './write-batch';
+
+const HELD = ['https://news.example/held-1', 'https://news.example/held-2'];
+const FRESH = 'https://news.example/fresh';
+
+/** A result of a rendered page with these link URLs (only what LinkIntake reads of a result). */
+function pageWithLinks(urlHash: string, urls: string[]): ReportResult {
+  return {
+    url_hash: urlHash,
+    render_strategy: 'browser',
+    link_list: urls.map((url) => ({ url, rel: '', dom_position: 'main', anchor_text: 'x' })),
+  } as unknown as ReportResult;
+}
+
+/** A parser that answers the HELD URLs as known when asked, and records whether it was asked. */
+function parserKnowingHeld(askedWith: boolean[]): UrlListParser {
+  return async (urls, options) => {
+    askedWith.push(options?.isKnownAnswered ?? false);
+    return urls.map((url) => {
+      const parsed = parseFrontierUrl(url) as FrontierUrl;
+      return options?.isKnownAnswered === true && HELD.includes(url)
+        ? { isKnown: true, urlHash: parsed.urlHash }
+        : parsed;
+    });
+  };
+}
+
+/** Admission that queues whatever it is asked, recording the requests. */
+function recordingAdmission(admitted: AdmissionRequest[]): UrlAdmission {
+  return {
+    stage: async (_batch: WriteBatch, requests: readonly AdmissionRequest[]) => {
+      admitted.push(...requests);
+      return requests.map(() => 'queued' as const);
+    },
+  } as unknown as UrlAdmission;
+}
+
+async function intakeOf(isKnownLinkDuplicate: boolean) {
+  const askedWith: boolean[] = [];
+  const admitted: AdmissionRequest[] = [];
+  const outcomes = new Map<LinkOutcome, number>();
+  const intake = new LinkIntake(
+    recordingAdmission(admitted),
+    parserKnowingHeld(askedWith),
+    (outcome, count) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + count),
+    () => isKnownLinkDuplicate,
+  );
+  // Two pages of one report; both link to the first held URL and to the fresh one.
+  const prepared = await intake.prepare([
+    pageWithLinks('a'.repeat(32), [HELD[0], FRESH, HELD[1]]),
+    pageWithLinks('b'.repeat(32), [HELD[0], FRESH]),
+  ]);
+  await intake.stage({} as WriteBatch, prepared, ['a'.repeat(32), 'b'.repeat(32)], 0);
+  return { askedWith, admitted: admitted.map((request) => request.target.url), outcomes };
+}
+
+describe('LinkIntake', () => {
+  it('counts links the preparation answered as known as duplicates, without admitting them', async () => {
+    const { askedWith, admitted, outcomes } = await intakeOf(true);
+    expect(askedWith).toEqual([true]);
+    expect(admitted).toEqual([FRESH]);
+    // Once per URL of the report, as admission counts them: held-1 sits on both pages.
+    expect(outcomes.get('duplicate_url')).toBe(2);
+    expect(outcomes.get('queued')).toBe(1);
+  });
+
+  it('has every link decided by admission while a known URL may be revived', async () => {
+    const { askedWith, admitted, outcomes } = await intakeOf(false);
+    expect(askedWith).toEqual([false]);
+    expect(admitted.sort()).toEqual([...HELD, FRESH].sort());
+    expect(outcomes.get('duplicate_url')).toBeUndefined();
+    expect(outcomes.get('queued')).toBe(3);
+  });
+});
