@@ -44,24 +44,27 @@ function spinAnotherThreadWhileMainSleeps(milliseconds: number): void {
   }
 }
 
+/** CPU milliseconds the process and its main thread used while `work` ran, as /proc counts them. */
+function cpuUsedDuring(work: () => void): { processUsed: number; mainUsed: number } {
+  const processBefore = cpuMillisecondsOf(process.pid);
+  const mainBefore = cpuMillisecondsOf(process.pid, process.pid);
+  work();
+  return {
+    processUsed: cpuMillisecondsOf(process.pid) - processBefore,
+    mainUsed: cpuMillisecondsOf(process.pid, process.pid) - mainBefore,
+  };
+}
+
 describe('the CPU figures bench:frontier reads from /proc', () => {
   it('reads the main thread: CPU it spent itself, at most what the process spent', () => {
-    const processBefore = cpuMillisecondsOf(process.pid);
-    const mainBefore = cpuMillisecondsOf(process.pid, process.pid);
-    spinMainThread(300);
-    const processUsed = cpuMillisecondsOf(process.pid) - processBefore;
-    const mainUsed = cpuMillisecondsOf(process.pid, process.pid) - mainBefore;
+    const { processUsed, mainUsed } = cpuUsedDuring(() => spinMainThread(300));
     expect(mainUsed).toBeGreaterThanOrEqual(300);
     // Clock ticks are 10 ms, read at slightly different moments.
     expect(mainUsed).toBeLessThanOrEqual(processUsed + 10);
   });
 
   it('reads a process and its main thread apart: CPU of another thread counts for the process only', () => {
-    const processBefore = cpuMillisecondsOf(process.pid);
-    const mainBefore = cpuMillisecondsOf(process.pid, process.pid);
-    spinAnotherThreadWhileMainSleeps(300);
-    const processUsed = cpuMillisecondsOf(process.pid) - processBefore;
-    const mainUsed = cpuMillisecondsOf(process.pid, process.pid) - mainBefore;
+    const { processUsed, mainUsed } = cpuUsedDuring(() => spinAnotherThreadWhileMainSleeps(300));
     expect(processUsed).toBeGreaterThanOrEqual(290);
     // Starting the worker costs the main thread a little; the spin itself, nothing.
     expect(mainUsed).toBeLessThan(processUsed - 200);

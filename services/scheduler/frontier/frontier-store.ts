@@ -158,12 +158,12 @@ export class FrontierStore {
     return readCount;
   }
 
-  /** The in-memory url_hash set (its size and bytes, for the log and metrics). */
   /** The known-URL set's tables, for a reader on another thread (KnownUrlSet.watchTables). */
   watchKnownUrlTables(listener: (table: KnownUrlTable) => void): void {
     this.#knownUrls.watchTables(listener);
   }
 
+  /** The in-memory url_hash set (its size and bytes, for the log and metrics). */
   get knownUrls(): { size: number; byteCount: number; isComplete: boolean } {
     return {
       size: this.#knownUrls.size,
