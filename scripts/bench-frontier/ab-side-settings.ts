@@ -8,7 +8,7 @@
  *   BENCH_AB_BASE_ENV='MALLOC_TRIM_THRESHOLD_=1073741824 A=b'    (space-separated NAME=value)
  */
 export interface AbSideSettings {
-  /** Node flags after the scheduler's own (SERVICE_NODE_FLAGS): a later flag wins. */
+  /** Node flags after the scheduler's own (SERVICE_NODE_FLAGS), so they override them. */
   nodeFlags: string[];
   environment: Record<string, string>;
 }

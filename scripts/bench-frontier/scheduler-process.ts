@@ -27,7 +27,7 @@ export async function startBenchScheduler(options: {
   inspectPort?: number;
   /** Another source tree to run the scheduler from (bench:frontier-ab's base side). */
   sourceRoot?: string;
-  /** Node flags after the scheduler's own (bench:frontier-ab's per-side settings). */
+  /** Node flags that override the scheduler's own (bench:frontier-ab's per-side settings). */
   nodeFlags?: readonly string[];
 }): Promise<BenchScheduler> {
   const startedAt = performance.now();

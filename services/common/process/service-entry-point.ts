@@ -28,13 +28,21 @@ export function compiledModuleOf(pathWithoutExtension: string): string | undefin
 
 /**
  * How to start `services/<service>/main` — of this tree, or of another source tree (the previous
- * contract's build, which the compatibility test runs).
+ * contract's build, which the compatibility test runs). `nodeFlags` come after the service's own
+ * (SERVICE_NODE_FLAGS): Node takes the last of a flag given twice, so the caller's value wins.
  */
-export function serviceEntryPoint(service: ServiceName, sourceRoot?: string): NodeEntryPoint {
+export function serviceEntryPoint(
+  service: ServiceName,
+  sourceRoot?: string,
+  nodeFlags: readonly string[] = [],
+): NodeEntryPoint {
   const servicesDirectory =
     sourceRoot === undefined ? join(__dirname, '..', '..') : join(sourceRoot, 'services');
   const entry = nodeEntryPoint(join(servicesDirectory, service, 'main'));
-  return { ...entry, argumentList: [...SERVICE_NODE_FLAGS[service], ...entry.argumentList] };
+  return {
+    ...entry,
+    argumentList: [...SERVICE_NODE_FLAGS[service], ...nodeFlags, ...entry.argumentList],
+  };
 }
 
 /**

@@ -45,6 +45,20 @@ describe.each(services)('the %s program', (service) => {
   }, 30_000);
 });
 
+describe('serviceEntryPoint', () => {
+  it("puts a caller's Node flags after the service's own, before the program: the caller's win", () => {
+    const { argumentList } = serviceEntryPoint('scheduler', undefined, [
+      '--max-semi-space-size=32',
+    ]);
+    const own = argumentList.indexOf('--max-semi-space-size=64');
+    const callers = argumentList.indexOf('--max-semi-space-size=32');
+    const program = argumentList.findIndex((part) => /main\.(ts|js)$/.test(part));
+    expect(own).toBeGreaterThanOrEqual(0);
+    expect(callers).toBeGreaterThan(own);
+    expect(program).toBeGreaterThan(callers);
+  });
+});
+
 describe.each(services)('the %s process', (service, title) => {
   let running: StartedServiceProcess;
   let dataDirectory: string;

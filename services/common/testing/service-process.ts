@@ -38,18 +38,21 @@ export async function startServiceProcess(
   argumentList: string[],
   environment: NodeJS.ProcessEnv,
   readyTimeoutMs = 20_000,
-  /** Flags for Node itself, before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  /**
+   * Flags for Node itself, before the entry point (e.g. `--cpu-prof`, which NODE_OPTIONS refuses)
+   * and after the service's own, which they override (serviceEntryPoint).
+   */
   nodeArgumentList: readonly string[] = [],
   /** Another source tree to run the service from (default: this one). */
   sourceRoot?: string,
 ): Promise<StartedServiceProcess> {
   const logLines: Array<Record<string, unknown>> = [];
   let url = '';
-  const entry = serviceEntryPoint(service, sourceRoot);
+  const entry = serviceEntryPoint(service, sourceRoot, nodeArgumentList);
   const supervised = await startSupervisedProcess({
     name: service,
     command: entry.command,
-    argumentList: [...nodeArgumentList, ...entry.argumentList, '--port', '0', ...argumentList],
+    argumentList: [...entry.argumentList, '--port', '0', ...argumentList],
     environment: {
       ...process.env,
       ...environment,
