@@ -30,6 +30,9 @@ export interface KnownLink {
   urlHash: string;
 }
 
+/** A link as a UrlListParser answers it: parsed, refused, or known to the frontier already. */
+export type PreparedUrl = FrontierUrl | FrontierUrlRejection | KnownLink;
+
 /**
  * Normalizes and hashes a list of link URLs, answering in the same order (parseFrontierUrl each).
  * With `isKnownAnswered`, a URL the frontier is known to hold may come back as a KnownLink (a
@@ -38,4 +41,4 @@ export interface KnownLink {
 export type UrlListParser = (
   urls: readonly string[],
   options?: { isKnownAnswered: boolean },
-) => Promise<Array<FrontierUrl | FrontierUrlRejection | KnownLink>>;
+) => Promise<PreparedUrl[]>;

@@ -162,6 +162,11 @@ export class KnownUrlReader {
     this.#tables.length = Math.min(this.#tables.length, 2);
   }
 
+  /** The tables held, in the order to hand them to another reader (addTable each). */
+  tablesOldestFirst(): KnownUrlTable[] {
+    return [...this.#tables].reverse();
+  }
+
   /** True only when `urlHash` is known; false when it is not, or not known here yet. */
   isKnown(urlHash: string): boolean {
     const words = wordsOf(urlHash);

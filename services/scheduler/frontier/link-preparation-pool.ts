@@ -2,24 +2,21 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { startWorkerThread } from '../../common/process/worker-thread-entry';
-import { parseFrontierUrl, type UrlListParser } from './frontier-url';
-import type { KnownUrlTable } from './known-url-set';
+import { parseFrontierUrl, type PreparedUrl, type UrlListParser } from './frontier-url';
+import { KnownUrlReader, type KnownUrlTable } from './known-url-set';
 import {
   decodeParsedUrls,
   type KnownUrlTableMessage,
   type PreparationAnswer,
   type PreparationRequest,
-  type PreparedUrl,
 } from './link-preparation-protocol';
-
-type ParsedUrls = PreparedUrl[];
 
 const THREAD_ENTRY = join(__dirname, 'link-preparation-thread');
 
 interface PendingPreparation {
   urls: readonly string[];
   thread: PreparationThread;
-  resolve: (parsed: ParsedUrls) => void;
+  resolve: (parsed: PreparedUrl[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -53,8 +50,8 @@ export class LinkPreparationPool {
   readonly #logger: Logger;
   #nextId = 0;
   #nextThread = 0;
-  /** Every known-URL table shared so far, oldest first: a thread started later gets them all. */
-  readonly #knownUrlTables: KnownUrlTable[] = [];
+  /** The known-URL tables a reader needs, as shared so far: a thread started later gets them. */
+  readonly #knownUrls = new KnownUrlReader();
   /** Set once a thread failed or the pool closed: everything is parsed inline from then on. */
   #isInline: boolean;
 
@@ -94,9 +91,7 @@ export class LinkPreparationPool {
    * KnownUrlSet.watchTables): from then on they may answer a URL it holds as known.
    */
   shareKnownUrls(table: KnownUrlTable): void {
-    this.#knownUrlTables.push(table);
-    // A reader asks the two newest; older tables are never needed again.
-    if (this.#knownUrlTables.length > 2) this.#knownUrlTables.shift();
+    this.#knownUrls.addTable(table);
     for (const thread of this.#threads) this.#sendTable(thread, table);
   }
 
@@ -108,7 +103,7 @@ export class LinkPreparationPool {
     this.#nextId += 1;
     const thread = this.#threads[this.#nextThread];
     this.#nextThread = (this.#nextThread + 1) % this.#threads.length;
-    return new Promise<ParsedUrls>((resolve, reject) => {
+    return new Promise<PreparedUrl[]>((resolve, reject) => {
       this.#pending.set(id, { urls, thread, resolve, reject });
       // Only a thread with requests to answer keeps the process alive.
       if (thread.pendingCount === 0) thread.worker.ref();
@@ -142,7 +137,7 @@ export class LinkPreparationPool {
     worker.on('exit', (code) => this.#onFailure(new Error(`thread exited with code ${code}`)));
     // After the listeners: Node refs a worker again when its first 'message' listener is added.
     worker.unref();
-    for (const table of this.#knownUrlTables) this.#sendTable(thread, table);
+    for (const table of this.#knownUrls.tablesOldestFirst()) this.#sendTable(thread, table);
     return thread;
   }
 
@@ -200,7 +195,7 @@ export class LinkPreparationPool {
 }
 
 /** The URLs parsed on the calling thread, a fault (never a refused URL) as a rejection. */
-function parsedHere(urls: readonly string[]): Promise<ParsedUrls> {
+function parsedHere(urls: readonly string[]): Promise<PreparedUrl[]> {
   try {
     return Promise.resolve(urls.map(parseFrontierUrl));
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { FrontierUrl, FrontierUrlRejection, KnownLink } from './frontier-url';
+import type { FrontierUrlRejection, PreparedUrl } from './frontier-url';
 import type { KnownUrlTable } from './known-url-set';
 
 /*
@@ -32,9 +32,6 @@ export type PreparationMessage = PreparationRequest | KnownUrlTableMessage;
  * not be parsed (a fault, not a refused URL: those are answers), which fails that request alone.
  */
 export type PreparationAnswer = { id: number; parsed: string } | { id: number; error: string };
-
-/** A link as the thread answers it: parsed, refused, or known to the frontier already. */
-export type PreparedUrl = FrontierUrl | FrontierUrlRejection | KnownLink;
 
 /**
  * A normalized URL is never empty and always starts with its scheme, so an empty first entry

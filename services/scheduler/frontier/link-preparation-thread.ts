@@ -1,11 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import { parseFrontierUrl } from './frontier-url';
+import { parseFrontierUrl, type PreparedUrl } from './frontier-url';
 import { KnownUrlReader } from './known-url-set';
 import {
   encodeParsedUrls,
   type PreparationAnswer,
   type PreparationMessage,
-  type PreparedUrl,
 } from './link-preparation-protocol';
 
 /** The frontier's known-URL set as far as it was shared with this thread (none: nothing known). */
