@@ -77,13 +77,21 @@ interface OrderedTable {
 }
 
 /**
- * The versions committed between two checkpoints: found by key in a hash map, and kept in key
- * order as well for the tables read by range (a B+ tree per table, built on its first range read).
+ * The versions committed between two checkpoints: each in one place — a B+ tree per table read by
+ * range (key order), a hash map for the rest (found by key alone).
+ *
+ * A version of an ordered table is not in the map as well: the map set cost ~100 ns a row (its
+ * string's hash, a cache miss in a table of ~50,000 keys, the table regrown as it fills), three of
+ * the ~6 rows a URL writes at 1M URLs are the due and revisit indexes' — read by range, and by key
+ * hardly ever — and a key found in its table's tree is one look-up all the same (scratch replay of
+ * bench:frontier's key shapes: ~700–950 → ~480–640 ns a row, tree and map together).
  */
 class Generation {
-  readonly committed = new Map<string, RowVersion>();
+  /** Versions of tables not kept in order. */
+  readonly unordered = new Map<string, RowVersion>();
   /** A list, not a map: every write looks for its table here, without an iterator per look. */
   readonly orderedTables: OrderedTable[];
+  #orderedCount = 0;
 
   /** `orderedTableNames`: tables kept in order from the start (read by range lately). */
   constructor(orderedTableNames: readonly string[]) {
@@ -95,18 +103,44 @@ class Generation {
   }
 
   set(version: RowVersion): void {
-    this.committed.set(version.overlayKey, version);
-    this.#orderedTableOf(version.overlayKey)?.set(version.overlayKey, version);
+    const ordered = this.#orderedTableOf(version.overlayKey);
+    if (ordered === undefined) {
+      this.unordered.set(version.overlayKey, version);
+    } else if (ordered.set(version.overlayKey, version)) {
+      this.#orderedCount += 1; // a new key, not a newer version of one held
+    }
   }
 
-  /** The table's committed versions in key order, sorted now if it was not kept in order. */
+  get(overlayKey: string): RowVersion | undefined {
+    const ordered = this.#orderedTableOf(overlayKey);
+    return ordered === undefined ? this.unordered.get(overlayKey) : ordered.get(overlayKey);
+  }
+
+  /** Keys held, each once. */
+  get size(): number {
+    return this.unordered.size + this.#orderedCount;
+  }
+
+  /** Every version held, each key once (in no set order). */
+  forEachVersion(visit: (version: RowVersion) => void): void {
+    this.unordered.forEach(visit);
+    for (const { versions } of this.orderedTables) versions.forEach(visit);
+  }
+
+  /**
+   * The table's committed versions in key order. A table not kept in order yet is from now on: its
+   * versions move out of the map into a tree of their own.
+   */
   orderedTable(table: string): BTree<string, RowVersion> {
     let ordered = this.orderedTables.find((candidate) => candidate.table === table);
     if (ordered === undefined) {
       const versions = orderedVersions();
-      for (const [overlayKey, version] of this.committed) {
-        if (overlayKey.startsWith(table)) versions.set(overlayKey, version);
+      for (const [overlayKey, version] of this.unordered) {
+        if (!overlayKey.startsWith(table)) continue;
+        versions.set(overlayKey, version);
+        this.unordered.delete(overlayKey);
       }
+      this.#orderedCount += versions.size;
       ordered = { table, versions, isRangeRead: true };
       this.orderedTables.push(ordered);
     }
@@ -154,10 +188,10 @@ class Generation {
  * delete each, a tree delete for ordered tables, in slices between requests) was 1.7 % of the
  * scheduler's main thread at 1M URLs, and each checkpoint shrank and regrew the maps' tables.
  *
- * Only tables that are read by range keep their versions in key order as well: on the scheduler's
- * frontier most rows (url_task, domain_runtime, lease records) are only ever read by key, and
- * keeping every row sorted made the overlay's commits and releases ~11 % of the scheduler's main
- * thread at 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its
+ * Only tables that are read by range keep their versions in key order (instead of in the hash map:
+ * Generation): on the scheduler's frontier most rows (url_task, domain_runtime, lease records) are
+ * only ever read by key, and keeping every row sorted made the overlay's commits and releases ~11 %
+ * of the scheduler's main thread at 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its
  * start the tables the one before it saw read by range; others are sorted on their first range
  * read. A range read that spans tables (rare: a whole-keyspace delete) sorts what it finds.
  */
@@ -221,9 +255,7 @@ export class WriteOverlay {
   }
 
   committedVersion(overlayKey: string): RowVersion | undefined {
-    return (
-      this.#current.committed.get(overlayKey) ?? this.#checkpointing?.committed.get(overlayKey)
-    );
+    return this.#current.get(overlayKey) ?? this.#checkpointing?.get(overlayKey);
   }
 
   latestVersion(overlayKey: string): RowVersion | undefined {
@@ -292,9 +324,9 @@ export class WriteOverlay {
     const taken = this.#current;
     this.#checkpointing = taken;
     this.#current = new Generation(taken.tablesReadByRange());
-    const versions = new Array<RowVersion>(taken.committed.size);
+    const versions = new Array<RowVersion>(taken.size);
     let index = 0;
-    taken.committed.forEach((version) => {
+    taken.forEachVersion((version) => {
       versions[index] = version;
       index += 1;
     });
@@ -328,7 +360,7 @@ export class WriteOverlay {
 
   /** Committed versions held here (a key written during a checkpoint counts twice till it ends). */
   get committedSize(): number {
-    return this.#current.committed.size + (this.#checkpointing?.committed.size ?? 0);
+    return this.#current.size + (this.#checkpointing?.size ?? 0);
   }
 
   /** A range across tables: the versions in it, sorted for this read alone. */
@@ -337,9 +369,10 @@ export class WriteOverlay {
     // The checkpointing generation first: the current one's versions replace its own.
     for (const generation of [this.#checkpointing, this.#current]) {
       if (generation === undefined) continue;
-      for (const [overlayKey, version] of generation.committed) {
+      generation.forEachVersion((version) => {
+        const { overlayKey } = version;
         if (overlayKey >= start && overlayKey < end) found.set(overlayKey, version);
-      }
+      });
     }
     const sortedKeys = [...found.keys()].sort(compareKeys);
     for (const overlayKey of sortedKeys) yield found.get(overlayKey) as RowVersion;
