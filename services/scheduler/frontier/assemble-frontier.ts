@@ -11,6 +11,7 @@ import { DomainBook } from './domain-book';
 import { DomainPicker } from './domain-picker';
 import { DomainReconciler } from './domain-reconciler';
 import { DomainRuntimeRows } from './domain-runtime-rows';
+import { DueQueueWindows } from './due-queue-windows';
 import { FrontierActivity } from './frontier-activity';
 import { FrontierMutator } from './frontier-mutator';
 import type { FrontierSettings } from './frontier-settings';
@@ -60,6 +61,12 @@ export const TICK_RECLAIM_LIMIT = 100;
 export const TICK_PROMOTION_LIMIT = 2000;
 export const TICK_RECONCILE_URL_BUDGET = 2000;
 const RULES_INLINE_URL_BUDGET = 5000;
+/**
+ * Due-queue entries held in memory per domain (DueQueueWindows). A turn of a domain looks at two
+ * (the head and the next); four serve three turns of a domain with many URLs before a read refills
+ * them.
+ */
+const DUE_WINDOW_SIZE = 4;
 
 /** The parts of an assembled frontier that its façade (frontier.ts) and start-up use. */
 export interface FrontierParts {
@@ -67,6 +74,7 @@ export interface FrontierParts {
   mutator: FrontierMutator;
   commits: CommitQueue;
   store: FrontierStore;
+  dueWindows: DueQueueWindows;
   rules: RuleBook;
   leases: LeaseBook;
   waiters: LeaseWaiters;
@@ -102,6 +110,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const counters = new UrlStateCounters();
   const leases = new LeaseBook();
   const linkPreparation = new LinkPreparationPool(settings.linkPreparationThreadCount, logger);
+  const dueWindows = new DueQueueWindows(DUE_WINDOW_SIZE);
   // The gauges read their sources only when scraped, after assembly.
   const metrics = new SchedulerMetrics(dependencies.registry, {
     urlCount: (state) => counters.countOf(state),
@@ -115,6 +124,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       return isComplete ? byteCount : 0;
     },
     linkPreparationThreadCount: () => linkPreparation.threadCount,
+    dueWindowDomainCount: () => dueWindows.domainCount,
   });
   const book = new DomainBook({
     rules,
@@ -147,6 +157,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     tables,
     leases,
     listeners: [counters, book, metrics, revisits],
+    dueWindows,
   });
   // The link-preparation threads answer links the frontier holds themselves (LinkIntake).
   store.watchKnownUrlTables((table) => linkPreparation.shareKnownUrls(table));
@@ -215,7 +226,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     store,
-    picker: new DomainPicker({ tables, store, leases, book, robots }),
+    picker: new DomainPicker({ tables, store, leases, book, robots, windows: dueWindows }),
     leases,
     waiters,
     runDueMaintenance: async (batch, nowMs) => {
@@ -284,6 +295,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     mutator,
     commits,
     store,
+    dueWindows,
     rules,
     leases,
     waiters,
