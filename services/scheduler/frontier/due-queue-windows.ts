@@ -1,4 +1,4 @@
-import type { PrimaryKey } from '../../common/storage/primary-key';
+import { PrimaryKey } from '../../common/storage/primary-key';
 
 /** One page of a domain's due queue: its keys in order, and whether more follow them. */
 export interface QueuePage {
@@ -25,9 +25,14 @@ export function withStagedEntries(stored: QueuePage, staged: readonly PrimaryKey
   return { keys, hasMore: stored.hasMore };
 }
 
-/** The first entries of one domain's due queue; `isComplete`: they are the whole queue. */
+/**
+ * The first entries of one domain's due queue, as encoded keys; `isComplete`: they are the whole
+ * queue. Strings, not PrimaryKey objects: a window lives as long as its domain has URLs, and at 1M
+ * URLs there are ~400,000 entries in windows — an object and its decoded parts (~170 bytes more
+ * an entry) would only add to what the garbage collector marks.
+ */
 interface DueWindow {
-  keys: PrimaryKey[];
+  keys: string[];
   isComplete: boolean;
 }
 
@@ -64,17 +69,23 @@ export class DueQueueWindows {
     const { keys, isComplete } = window;
     let start = 0;
     if (after !== undefined) {
-      while (start < keys.length && keys[start].encoded <= after.encoded) start += 1;
+      while (start < keys.length && keys[start] <= after.encoded) start += 1;
     }
     const heldCount = keys.length - start;
     if (heldCount < limit && !isComplete) return undefined;
-    return { keys: keys.slice(start, start + limit), hasMore: heldCount > limit || !isComplete };
+    const end = Math.min(keys.length, start + limit);
+    const page = new Array<PrimaryKey>(end - start);
+    for (let index = start; index < end; index += 1) {
+      page[index - start] = PrimaryKey.fromValidEncoded(keys[index]);
+    }
+    return { keys: page, hasMore: heldCount > limit || !isComplete };
   }
 
   /** The first entries of a domain's queue as just read (`hasMore`: others follow them). */
   remember(domain: string, page: QueuePage): void {
     const isComplete = !page.hasMore && page.keys.length <= this.size;
-    this.#windows.set(domain, { keys: page.keys.slice(0, this.size), isComplete });
+    const keys = page.keys.slice(0, this.size).map((key) => key.encoded);
+    this.#windows.set(domain, { keys, isComplete });
   }
 
   /** A due-index entry staged for writing. */
@@ -82,12 +93,13 @@ export class DueQueueWindows {
     const window = this.#windows.get(domain);
     if (window === undefined) return;
     const { keys } = window;
+    const { encoded } = key;
     let position = keys.length;
-    while (position > 0 && keys[position - 1].encoded > key.encoded) position -= 1;
-    if (position > 0 && keys[position - 1].encoded === key.encoded) return;
+    while (position > 0 && keys[position - 1] > encoded) position -= 1;
+    if (position > 0 && keys[position - 1] === encoded) return;
     // Behind the last entry of an incomplete window: among the entries it does not hold.
     if (position === keys.length && !window.isComplete) return;
-    keys.splice(position, 0, key);
+    keys.splice(position, 0, encoded);
     if (keys.length > this.size) {
       keys.pop();
       window.isComplete = false;
@@ -98,7 +110,7 @@ export class DueQueueWindows {
   removed(domain: string, key: PrimaryKey): void {
     const window = this.#windows.get(domain);
     if (window === undefined) return;
-    const position = window.keys.findIndex((held) => held.encoded === key.encoded);
+    const position = window.keys.indexOf(key.encoded);
     if (position < 0) return;
     window.keys.splice(position, 1);
     // An empty window of a longer queue says nothing: the next read goes to storage.
