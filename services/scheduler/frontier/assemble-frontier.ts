@@ -61,12 +61,6 @@ export const TICK_RECLAIM_LIMIT = 100;
 export const TICK_PROMOTION_LIMIT = 2000;
 export const TICK_RECONCILE_URL_BUDGET = 2000;
 const RULES_INLINE_URL_BUDGET = 5000;
-/**
- * Due-queue entries held in memory per domain (DueQueueWindows). A turn of a domain looks at two
- * (the head and the next); four serve three turns of a domain with many URLs before a read refills
- * them.
- */
-const DUE_WINDOW_SIZE = 4;
 
 /** The parts of an assembled frontier that its façade (frontier.ts) and start-up use. */
 export interface FrontierParts {
@@ -110,7 +104,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const counters = new UrlStateCounters();
   const leases = new LeaseBook();
   const linkPreparation = new LinkPreparationPool(settings.linkPreparationThreadCount, logger);
-  const dueWindows = new DueQueueWindows(DUE_WINDOW_SIZE);
+  const dueWindows = new DueQueueWindows(settings.dueWindowSize);
   // The gauges read their sources only when scraped, after assembly.
   const metrics = new SchedulerMetrics(dependencies.registry, {
     urlCount: (state) => counters.countOf(state),

@@ -56,7 +56,7 @@ interface DueWindow {
 export class DueQueueWindows {
   readonly #windows = new Map<string, DueWindow>();
 
-  /** `size`: entries a window keeps at most (a read for more is answered by storage). */
+  /** `size`: entries a window keeps at most (a read for more is answered by storage; 0: none). */
   constructor(readonly size: number) {}
 
   /**
@@ -83,6 +83,7 @@ export class DueQueueWindows {
 
   /** The first entries of a domain's queue as just read (`hasMore`: others follow them). */
   remember(domain: string, page: QueuePage): void {
+    if (this.size === 0) return; // windows switched off
     const isComplete = !page.hasMore && page.keys.length <= this.size;
     const keys = page.keys.slice(0, this.size).map((key) => key.encoded);
     this.#windows.set(domain, { keys, isComplete });

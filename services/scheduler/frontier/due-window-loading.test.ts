@@ -117,4 +117,16 @@ describe('due-queue windows over a real frontier', () => {
     }
     expect(leasedCount).toBe(120);
   });
+
+  it('switched off (--due-window-size 0), hold nothing: every queue head is read from storage', async () => {
+    frontier = await openTestFrontier({ settings: { dueWindowSize: 0 } });
+    await seedTestFrontier(frontier.parts, DOMAINS, 2);
+    const { parts } = await frontier.reopen();
+    expect(await loadWindows(parts, 1000)).toBe(0);
+    const scans = jest.spyOn(parts.tables.dueIndex, 'scanKeys');
+    const lease = await leaseFrom(parts, { taskCount: DOMAINS.length });
+    expect(lease.task_list).toHaveLength(DOMAINS.length);
+    expect(scans).toHaveBeenCalledTimes(DOMAINS.length);
+    expect(parts.dueWindows.domainCount).toBe(0);
+  });
 });

@@ -38,7 +38,8 @@ export async function loadDueQueueWindows(
   dependencies: DueWindowLoadingDependencies,
   isStopping: () => boolean,
 ): Promise<number | undefined> {
-  const { dueIndex, mutator, pageSize = DUE_WINDOW_PAGE_SIZE } = dependencies;
+  const { dueIndex, mutator, windows, pageSize = DUE_WINDOW_PAGE_SIZE } = dependencies;
+  if (windows.size === 0) return 0; // windows switched off
   let after: PrimaryKey | undefined;
   let madeCount = 0;
   for (;;) {

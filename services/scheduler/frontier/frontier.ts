@@ -107,6 +107,7 @@ export class Frontier {
   async #loadDueWindows(): Promise<void> {
     const { logger } = this.dependencies;
     const { tables, store, dueWindows, mutator } = this.parts;
+    if (dueWindows.size === 0) return; // switched off: nothing to load, nothing to log
     const startedAtMs = Date.now();
     try {
       const madeCount = await loadDueQueueWindows(
