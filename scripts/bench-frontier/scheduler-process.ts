@@ -75,7 +75,7 @@ export async function waitForBackgroundLoads(
   const knownUrlSeconds = await secondsOfLogLine(scheduler, 'known urls loaded', deadline);
   const metrics = await (await fetch(`${scheduler.running.url}/metrics`)).text();
   const dueWindowSeconds = metrics.includes('scheduler_due_window_domain_count')
-    ? await secondsOfLogLine(scheduler, 'due queue windows loaded', deadline)
+    ? await secondsOfLogLine(scheduler, 'due queue windows', deadline) // loaded, or switched off
     : Number.NaN;
   return { knownUrlSeconds, dueWindowSeconds };
 }

@@ -107,7 +107,10 @@ export class Frontier {
   async #loadDueWindows(): Promise<void> {
     const { logger } = this.dependencies;
     const { tables, store, dueWindows, mutator } = this.parts;
-    if (dueWindows.size === 0) return; // switched off: nothing to load, nothing to log
+    if (dueWindows.size === 0) {
+      logger.info('due queue windows switched off: picking reads every queue head from storage');
+      return;
+    }
     const startedAtMs = Date.now();
     try {
       const madeCount = await loadDueQueueWindows(
