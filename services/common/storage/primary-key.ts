@@ -127,14 +127,6 @@ export class PrimaryKey {
     return new PrimaryKey(encoded);
   }
 
-  /**
-   * A key again from the `encoded` of one built or validated before (held aside as a string to
-   * keep memory down): the check fromEncoded makes is not repeated.
-   */
-  static fromValidEncoded(encoded: string): PrimaryKey {
-    return new PrimaryKey(encoded);
-  }
-
   /** The raw parts, decoded lazily because scans rarely need them. */
   get parts(): readonly string[] {
     this.#parts ??= Object.freeze(this.encoded.split(PART_SEPARATOR).map(decodePart));
