@@ -55,7 +55,8 @@ import {
   type SchedulerLoad,
   logSchedulerErrors,
   startBenchScheduler,
-  waitForKnownUrls,
+  waitForBackgroundLoads,
+  type BackgroundLoads,
 } from './bench-frontier/scheduler-process';
 
 const numbers = (text: string) =>
@@ -127,8 +128,8 @@ interface StageFacts {
   size: number;
   processStartSeconds: number;
   frontierLoadSeconds: number;
-  /** The background read of url_task into the known-url set, after the process was ready. */
-  knownUrlLoadSeconds: number;
+  /** The background reads after the process was ready (url_task, then url_due_index). */
+  backgroundLoads: BackgroundLoads;
   peakRssMib: number;
 }
 
@@ -246,11 +247,15 @@ async function growAndMeasureStage(options: {
   );
   const rows: Row[] = [];
   let peakRssMib = 0;
-  let knownUrlLoadSeconds = Number.NaN;
+  let backgroundLoads: BackgroundLoads = {
+    knownUrlSeconds: Number.NaN,
+    dueWindowSeconds: Number.NaN,
+  };
   try {
-    knownUrlLoadSeconds = await waitForKnownUrls(scheduler, 120_000);
+    backgroundLoads = await waitForBackgroundLoads(scheduler, 120_000);
     log(
-      `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
+      `  read in the background (serving meanwhile): known URLs in ${backgroundLoads.knownUrlSeconds.toFixed(2)} s, ` +
+        `then due-queue windows in ${backgroundLoads.dueWindowSeconds.toFixed(2)} s`,
     );
     const load = loadAgainst(scheduler, { corpus, frontierSize: options.size, budget });
     if (WARMUP_URLS > 0 && WORKER_COUNTS.length > 0) {
@@ -293,7 +298,7 @@ async function growAndMeasureStage(options: {
       size: options.size,
       processStartSeconds: scheduler.processStartSeconds,
       frontierLoadSeconds: scheduler.frontierLoadSeconds,
-      knownUrlLoadSeconds,
+      backgroundLoads,
       peakRssMib,
     },
   };
@@ -397,13 +402,14 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   }
   lines.push(
     '',
-    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | scheduler peak RSS MiB |',
-    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ---------------------- |',
+    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | due-queue windows read after them, s | scheduler peak RSS MiB |',
+    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ------------------------------------ | ---------------------- |',
   );
   for (const stage of stages) {
     lines.push(
       `| ${stage.backendLabel} | ${stage.size.toLocaleString('en-US')} | ${stage.frontierLoadSeconds.toFixed(2)} | ` +
-        `${stage.processStartSeconds.toFixed(1)} | ${stage.knownUrlLoadSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
+        `${stage.processStartSeconds.toFixed(1)} | ${stage.backgroundLoads.knownUrlSeconds.toFixed(2)} | ` +
+        `${stage.backgroundLoads.dueWindowSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
     );
   }
   if (killCheck !== undefined) {

@@ -7,6 +7,7 @@ import {
   type FrontierParts,
 } from './assemble-frontier';
 import type { UrlTaskDocument } from './frontier-documents';
+import { loadDueQueueWindows } from './due-window-loading';
 import { FRONTIER_RUNTIME_KEY } from './frontier-tables';
 import { FRONTIER_LAYOUT_VERSION, rebuildFrontierMemory } from './frontier-startup';
 import type { LeaseRequest } from './lease-issuer';
@@ -39,7 +40,8 @@ export interface UrlTaskState {
  */
 export class Frontier {
   readonly #loops: MaintenanceLoop[];
-  #knownUrlLoading: Promise<void> | undefined;
+  /** The background reads after start-up: known URLs, then due-queue windows. */
+  #backgroundLoading: Promise<void> | undefined;
   #isStopping = false;
 
   private constructor(
@@ -73,7 +75,7 @@ export class Frontier {
   startBackgroundWork(): void {
     this.parts.linkPreparation.start();
     for (const loop of this.#loops) loop.start();
-    this.#knownUrlLoading ??= this.#loadKnownUrls();
+    this.#backgroundLoading ??= this.#loadKnownUrls().then(() => this.#loadDueWindows());
   }
 
   /** See FrontierStore.loadKnownUrls; a failure only leaves presence checks on storage. */
@@ -101,6 +103,36 @@ export class Frontier {
     }
   }
 
+  /** See loadDueQueueWindows; a failure only leaves the picker filling windows as it goes. */
+  async #loadDueWindows(): Promise<void> {
+    const { logger } = this.dependencies;
+    const { tables, store, dueWindows, mutator } = this.parts;
+    if (dueWindows.size === 0) {
+      logger.info('due queue windows switched off: picking reads every queue head from storage');
+      return;
+    }
+    const startedAtMs = Date.now();
+    try {
+      const madeCount = await loadDueQueueWindows(
+        { dueIndex: tables.dueIndex, store, windows: dueWindows, mutator },
+        () => this.#isStopping,
+      );
+      if (madeCount === undefined) return;
+      logger.info(
+        {
+          domain_count: dueWindows.domainCount,
+          loaded_domain_count: madeCount,
+          elapsed_ms: Date.now() - startedAtMs,
+        },
+        'due queue windows loaded: picking a head reads no storage',
+      );
+    } catch (error) {
+      // A mutation refused (the frontier stopping, or failed) ends it too: nothing to report then.
+      if (this.#isStopping || !this.isWritable) return;
+      logger.error({ err: error }, 'could not load the due queue windows; the picker fills them');
+    }
+  }
+
   /**
    * Releases parked lease calls, stops the loops, writes the last rows (#finalWrite) and stops the
    * link-preparation threads, whatever the write did.
@@ -111,7 +143,7 @@ export class Frontier {
     waiters.stop();
     prober.stop();
     await Promise.all(this.#loops.map((loop) => loop.stop()));
-    await this.#knownUrlLoading;
+    await this.#backgroundLoading;
     try {
       await this.#finalWrite();
     } finally {
