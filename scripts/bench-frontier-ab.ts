@@ -42,7 +42,7 @@ import {
   loadAgainst,
   logSchedulerErrors,
   startBenchScheduler,
-  waitForBackgroundLoads,
+  waitForKnownUrls,
 } from './bench-frontier/scheduler-process';
 
 const BASE = process.env.BENCH_AB_BASE ?? '';
@@ -102,7 +102,7 @@ async function runSide(side: Side, template: string): Promise<Run[]> {
       environment: side.settings.environment,
     });
     try {
-      await waitForBackgroundLoads(scheduler, 120_000);
+      await waitForKnownUrls(scheduler, 120_000);
       const load = loadAgainst(scheduler, { corpus, frontierSize: FRONTIER_SIZE, budget });
       await load(WORKER_COUNTS[0], WARMUP_URLS);
       const runs: Run[] = [];

@@ -55,8 +55,7 @@ import {
   type SchedulerLoad,
   logSchedulerErrors,
   startBenchScheduler,
-  waitForBackgroundLoads,
-  type BackgroundLoads,
+  waitForKnownUrls,
 } from './bench-frontier/scheduler-process';
 
 const numbers = (text: string) =>
@@ -128,8 +127,8 @@ interface StageFacts {
   size: number;
   processStartSeconds: number;
   frontierLoadSeconds: number;
-  /** The background reads after the process was ready (url_task, then url_due_index). */
-  backgroundLoads: BackgroundLoads;
+  /** The background read of url_task into the known-url set, after the process was ready. */
+  knownUrlLoadSeconds: number;
   peakRssMib: number;
 }
 
@@ -247,15 +246,11 @@ async function growAndMeasureStage(options: {
   );
   const rows: Row[] = [];
   let peakRssMib = 0;
-  let backgroundLoads: BackgroundLoads = {
-    knownUrlSeconds: Number.NaN,
-    dueWindowSeconds: Number.NaN,
-  };
+  let knownUrlLoadSeconds = Number.NaN;
   try {
-    backgroundLoads = await waitForBackgroundLoads(scheduler, 120_000);
+    knownUrlLoadSeconds = await waitForKnownUrls(scheduler, 120_000);
     log(
-      `  read in the background (serving meanwhile): known URLs in ${backgroundLoads.knownUrlSeconds.toFixed(2)} s, ` +
-        `then due-queue windows in ${backgroundLoads.dueWindowSeconds.toFixed(2)} s`,
+      `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
     );
     const load = loadAgainst(scheduler, { corpus, frontierSize: options.size, budget });
     if (WARMUP_URLS > 0 && WORKER_COUNTS.length > 0) {
@@ -298,7 +293,7 @@ async function growAndMeasureStage(options: {
       size: options.size,
       processStartSeconds: scheduler.processStartSeconds,
       frontierLoadSeconds: scheduler.frontierLoadSeconds,
-      backgroundLoads,
+      knownUrlLoadSeconds,
       peakRssMib,
     },
   };
@@ -402,14 +397,13 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   }
   lines.push(
     '',
-    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | due-queue windows read after them, s | scheduler peak RSS MiB |',
-    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ------------------------------------ | ---------------------- |',
+    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | scheduler peak RSS MiB |',
+    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ---------------------- |',
   );
   for (const stage of stages) {
     lines.push(
       `| ${stage.backendLabel} | ${stage.size.toLocaleString('en-US')} | ${stage.frontierLoadSeconds.toFixed(2)} | ` +
-        `${stage.processStartSeconds.toFixed(1)} | ${stage.backgroundLoads.knownUrlSeconds.toFixed(2)} | ` +
-        `${stage.backgroundLoads.dueWindowSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
+        `${stage.processStartSeconds.toFixed(1)} | ${stage.knownUrlLoadSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
     );
   }
   if (killCheck !== undefined) {

@@ -52,45 +52,22 @@ export async function startBenchScheduler(options: {
   };
 }
 
-/** The scheduler's background reads after start-up, in seconds each (NaN: not made or not done). */
-export interface BackgroundLoads {
-  /** url_task read into the known-url set. */
-  knownUrlSeconds: number;
-  /** url_due_index read into due-queue windows, after the known URLs. */
-  dueWindowSeconds: number;
-}
-
 /**
- * Waits for the scheduler's background reads after start-up (it serves meanwhile, reading storage
- * for what they will hold): url_task into its known-url set, then — in a scheduler that has them
- * (its /metrics shows the gauge; bench:frontier-ab may run an older one) — url_due_index into its
- * due-queue windows. The bench measures the steady state after them, and reports their durations
- * next to the start-up figures. Gives up at `timeoutMs` (NaN for what was not done).
+ * Waits for the scheduler's background read of url_task into its known-url set (it serves
+ * meanwhile, de-duplicating links from storage until then): the bench measures the steady state
+ * after it, and reports its duration next to the start-up figures. Resolves to seconds since the
+ * process was ready, or NaN when it did not finish within `timeoutMs`.
  */
-export async function waitForBackgroundLoads(
+export async function waitForKnownUrls(
   scheduler: BenchScheduler,
   timeoutMs: number,
-): Promise<BackgroundLoads> {
-  const deadline = performance.now() + timeoutMs;
-  const knownUrlSeconds = await secondsOfLogLine(scheduler, 'known urls loaded', deadline);
-  const metrics = await (await fetch(`${scheduler.running.url}/metrics`)).text();
-  const dueWindowSeconds = metrics.includes('scheduler_due_window_domain_count')
-    ? await secondsOfLogLine(scheduler, 'due queue windows', deadline) // loaded, or switched off
-    : Number.NaN;
-  return { knownUrlSeconds, dueWindowSeconds };
-}
-
-/** `elapsed_ms` of the first log line starting with `message`, in seconds, once it is logged. */
-async function secondsOfLogLine(
-  scheduler: BenchScheduler,
-  message: string,
-  deadline: number,
 ): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const line = scheduler.running.logLines.find((candidate) =>
-      String(candidate.msg).startsWith(message),
+    const loaded = scheduler.running.logLines.find((line) =>
+      String(line.msg).startsWith('known urls loaded'),
     );
-    if (line !== undefined) return Number(line.elapsed_ms) / 1000;
+    if (loaded !== undefined) return Number(loaded.elapsed_ms) / 1000;
     if (performance.now() > deadline) return Number.NaN;
     await delay(50);
   }

@@ -16,8 +16,6 @@ export interface FrontierGaugeSources {
   knownUrlByteCount(): number;
   /** Threads preparing reported links; 0 when the main thread does (set so, or after a failure). */
   linkPreparationThreadCount(): number;
-  /** Domains whose first due-queue entries are held in memory (DueQueueWindows). */
-  dueWindowDomainCount(): number;
 }
 
 /**
@@ -126,11 +124,6 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
       'scheduler_link_preparation_thread_count',
       'Threads normalizing and hashing reported links; 0 when the main thread does it (set so, or after a thread failed).',
       () => sources.linkPreparationThreadCount(),
-    );
-    gauge(
-      'scheduler_due_window_domain_count',
-      'Domains whose first due-queue entries are held in memory: picking their heads reads no storage.',
-      () => sources.dueWindowDomainCount(),
     );
     new Gauge({
       name: 'scheduler_frontier_url_count',

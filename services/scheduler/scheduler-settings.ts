@@ -220,13 +220,6 @@ export const SCHEDULER_SETTINGS = {
     parseAs.wholeNumber(0, 16),
     1,
   ),
-  dueWindowSize: setting(
-    '--due-window-size <entries>',
-    'SCHEDULER_DUE_WINDOW_SIZE',
-    "first entries of each domain's due queue held in memory (0: leases read every queue head from storage)",
-    parseAs.wholeNumber(0, 64),
-    4,
-  ),
   backgroundThreadNiceness: setting(
     '--background-thread-niceness <nice>',
     'SCHEDULER_BACKGROUND_THREAD_NICENESS',
@@ -274,6 +267,5 @@ export function frontierSettingsOf(values: SchedulerSettingValues): FrontierSett
     runtimeWriteIntervalMs: values.runtimeWriteIntervalMs,
     maintenanceIntervalMs: values.maintenanceIntervalMs,
     linkPreparationThreadCount: values.linkPreparationThreadCount,
-    dueWindowSize: values.dueWindowSize,
   };
 }

@@ -11,7 +11,6 @@ import { DomainBook } from './domain-book';
 import { DomainPicker } from './domain-picker';
 import { DomainReconciler } from './domain-reconciler';
 import { DomainRuntimeRows } from './domain-runtime-rows';
-import { DueQueueWindows } from './due-queue-windows';
 import { FrontierActivity } from './frontier-activity';
 import { FrontierMutator } from './frontier-mutator';
 import type { FrontierSettings } from './frontier-settings';
@@ -68,7 +67,6 @@ export interface FrontierParts {
   mutator: FrontierMutator;
   commits: CommitQueue;
   store: FrontierStore;
-  dueWindows: DueQueueWindows;
   rules: RuleBook;
   leases: LeaseBook;
   waiters: LeaseWaiters;
@@ -104,7 +102,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const counters = new UrlStateCounters();
   const leases = new LeaseBook();
   const linkPreparation = new LinkPreparationPool(settings.linkPreparationThreadCount, logger);
-  const dueWindows = new DueQueueWindows(settings.dueWindowSize);
   // The gauges read their sources only when scraped, after assembly.
   const metrics = new SchedulerMetrics(dependencies.registry, {
     urlCount: (state) => counters.countOf(state),
@@ -118,7 +115,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       return isComplete ? byteCount : 0;
     },
     linkPreparationThreadCount: () => linkPreparation.threadCount,
-    dueWindowDomainCount: () => dueWindows.domainCount,
   });
   const book = new DomainBook({
     rules,
@@ -151,7 +147,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     tables,
     leases,
     listeners: [counters, book, metrics, revisits],
-    dueWindows,
   });
   // The link-preparation threads answer links the frontier holds themselves (LinkIntake).
   store.watchKnownUrlTables((table) => linkPreparation.shareKnownUrls(table));
@@ -220,7 +215,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     store,
-    picker: new DomainPicker({ tables, store, leases, book, robots, windows: dueWindows }),
+    picker: new DomainPicker({ tables, store, leases, book, robots }),
     leases,
     waiters,
     runDueMaintenance: async (batch, nowMs) => {
@@ -289,7 +284,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     mutator,
     commits,
     store,
-    dueWindows,
     rules,
     leases,
     waiters,

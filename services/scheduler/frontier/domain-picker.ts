@@ -1,7 +1,6 @@
 import { primaryKeyPrefix, type PrimaryKey } from '../../common/storage/primary-key';
 import type { DomainBook } from './domain-book';
 import type { DomainSchedule, QueueHead } from './domain-schedule';
-import { withStagedEntries, type DueQueueWindows, type QueuePage } from './due-queue-windows';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
@@ -45,6 +44,12 @@ export interface PickOutcome {
   staleDueKeys: PrimaryKey[];
 }
 
+/** One page of a domain's due queue (storage merged with staged entries; see #queuePage). */
+interface QueuePage {
+  keys: PrimaryKey[];
+  hasMore: boolean;
+}
+
 /** A batch's heads as read ahead: each domain's first queue page, and the head documents by hash. */
 interface PrefetchedHeads {
   pages: QueuePage[];
@@ -59,8 +64,6 @@ export interface DomainPickerDependencies {
   /** Also where a domain's rule is looked up (DomainBook.ruleOf). */
   book: DomainBook;
   robots: RobotsPolicy;
-  /** The first entries of domains' due queues, held in memory (kept by FrontierStore). */
-  windows: DueQueueWindows;
 }
 
 /** How long a downloader keeps a domain's robots.txt (its `downloader:robots_txt_object` cache). */
@@ -261,43 +264,37 @@ export class DomainPicker {
   }
 
   /**
-   * The next `limit` entries of a domain's queue after `after`: from its window when it holds them
-   * (DueQueueWindows), else from storage merged with entries staged by mutations whose batches are
-   * not durable yet. A read from the queue's start fills the window (reading a window's worth).
+   * The next `limit` entries of a domain's queue after `after`: storage merged with entries staged
+   * by mutations whose batches are not durable yet. Storage's page is complete only up to its last
+   * key, so pending entries beyond it wait for the next page.
    */
   async #queuePage(
     domain: string,
     after: PrimaryKey | undefined,
     limit: number,
   ): Promise<QueuePage> {
-    const { windows } = this.dependencies;
-    const held = windows.read(domain, after, limit);
-    if (held !== undefined) return held;
-    if (after !== undefined) return this.#storedQueuePage(domain, after, limit);
-    const page = await this.#storedQueuePage(domain, undefined, Math.max(limit, windows.size));
-    windows.remember(domain, page);
-    return page.keys.length <= limit ? page : { keys: page.keys.slice(0, limit), hasMore: true };
-  }
-
-  /** Storage's entries after `after`, with the entries staged meanwhile in their places. */
-  async #storedQueuePage(
-    domain: string,
-    after: PrimaryKey | undefined,
-    limit: number,
-  ): Promise<QueuePage> {
-    const stored = await this.dependencies.tables.dueIndex.scanKeys({
+    const page = await this.dependencies.tables.dueIndex.scanKeys({
       prefix: primaryKeyPrefix(domain),
       after,
       limit,
     });
-    const staged = this.dependencies.store
+    const stored = page.keys;
+    const pending = this.dependencies.store
       .pendingDueEntries(domain)
       .filter((key) => after === undefined || key.encoded > after.encoded);
-    const page = withStagedEntries(
-      { keys: stored.keys, hasMore: stored.nextAfter !== null },
-      staged,
+    if (pending.length === 0) return { keys: stored, hasMore: page.nextAfter !== null };
+    const lastStored = page.nextAfter === null ? undefined : stored[stored.length - 1].encoded;
+    const merged = new Map<string, PrimaryKey>();
+    for (const key of [...stored, ...pending]) {
+      if (lastStored === undefined || key.encoded <= lastStored) merged.set(key.encoded, key);
+    }
+    const keys = [...merged.values()].sort((left, right) =>
+      left.encoded < right.encoded ? -1 : left.encoded > right.encoded ? 1 : 0,
     );
-    return page.keys.length <= limit ? page : { keys: page.keys.slice(0, limit), hasMore: true };
+    return {
+      keys: keys.slice(0, limit),
+      hasMore: keys.length > limit || page.nextAfter !== null,
+    };
   }
 }
 

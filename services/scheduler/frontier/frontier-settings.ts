@@ -32,9 +32,4 @@ export interface FrontierSettings {
   maintenanceIntervalMs: number;
   /** Threads that normalize and hash reported links (0: the main thread does). */
   linkPreparationThreadCount: number;
-  /**
-   * Entries of each domain's due queue held in memory (DueQueueWindows; 0: none, every queue head
-   * is read from storage). A turn of a domain looks at two — the head and the next.
-   */
-  dueWindowSize: number;
 }

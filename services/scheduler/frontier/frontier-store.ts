@@ -2,7 +2,6 @@ import { setImmediate } from 'node:timers/promises';
 import type { KeyspaceTable } from '../../common/storage/keyspace-table';
 import type { PrimaryKey } from '../../common/storage/primary-key';
 import { storedFormOf, type IndexEntryDocument, type UrlTaskDocument } from './frontier-documents';
-import type { DueQueueWindows } from './due-queue-windows';
 import { EMPTY_INDEX_ENTRY, type FrontierTables } from './frontier-tables';
 import {
   isLeaseOfDueEntry,
@@ -50,8 +49,6 @@ export interface FrontierStoreDependencies {
   tables: FrontierTables;
   leases: LeaseBook;
   listeners: readonly UrlTaskChangeListener[];
-  /** Kept true here: every due-index write the frontier makes at run time is staged below. */
-  dueWindows: DueQueueWindows;
 }
 
 /**
@@ -191,7 +188,7 @@ export class FrontierStore {
    */
   stage(batch: WriteBatch, changes: readonly UrlTaskChange[]): void {
     if (changes.length === 0) return;
-    const { tables, listeners, dueWindows } = this.dependencies;
+    const { tables, listeners } = this.dependencies;
     const added: Array<{
       pending: Map<string, Map<string, PrimaryKey>>;
       group: string;
@@ -224,7 +221,6 @@ export class FrontierStore {
             'pointers',
           );
           if (storedAfter.indexName === 'due') {
-            dueWindows.added(next.domain, storedAfter.key);
             added.push({
               pending: this.#pendingDueEntries,
               group: next.domain,
@@ -240,7 +236,6 @@ export class FrontierStore {
         }
         if (storedBefore !== undefined) {
           batch.delete(this.#indexes[storedBefore.indexName], storedBefore.key);
-          if (storedBefore.indexName === 'due') dueWindows.removed(next.domain, storedBefore.key);
         }
       }
       // Taking a URL into a lease changes nothing stored: the lease record holds it.
@@ -286,11 +281,7 @@ export class FrontierStore {
     indexName: IndexPlacement['indexName'],
     keys: readonly PrimaryKey[],
   ): void {
-    for (const key of keys) {
-      batch.delete(this.#indexes[indexName], key);
-      // url_due_index keys are {domain}/{priority_rank}/{due_at}/{url_hash}.
-      if (indexName === 'due') this.dependencies.dueWindows.removed(key.parts[0], key);
-    }
+    for (const key of keys) batch.delete(this.#indexes[indexName], key);
   }
 
   /** The table behind an index (for scans). */

@@ -7,7 +7,6 @@ import {
   type FrontierParts,
 } from './assemble-frontier';
 import type { UrlTaskDocument } from './frontier-documents';
-import { loadDueQueueWindows } from './due-window-loading';
 import { FRONTIER_RUNTIME_KEY } from './frontier-tables';
 import { FRONTIER_LAYOUT_VERSION, rebuildFrontierMemory } from './frontier-startup';
 import type { LeaseRequest } from './lease-issuer';
@@ -40,8 +39,7 @@ export interface UrlTaskState {
  */
 export class Frontier {
   readonly #loops: MaintenanceLoop[];
-  /** The background reads after start-up: known URLs, then due-queue windows. */
-  #backgroundLoading: Promise<void> | undefined;
+  #knownUrlLoading: Promise<void> | undefined;
   #isStopping = false;
 
   private constructor(
@@ -75,7 +73,7 @@ export class Frontier {
   startBackgroundWork(): void {
     this.parts.linkPreparation.start();
     for (const loop of this.#loops) loop.start();
-    this.#backgroundLoading ??= this.#loadKnownUrls().then(() => this.#loadDueWindows());
+    this.#knownUrlLoading ??= this.#loadKnownUrls();
   }
 
   /** See FrontierStore.loadKnownUrls; a failure only leaves presence checks on storage. */
@@ -103,36 +101,6 @@ export class Frontier {
     }
   }
 
-  /** See loadDueQueueWindows; a failure only leaves the picker filling windows as it goes. */
-  async #loadDueWindows(): Promise<void> {
-    const { logger } = this.dependencies;
-    const { tables, store, dueWindows, mutator } = this.parts;
-    if (dueWindows.size === 0) {
-      logger.info('due queue windows switched off: picking reads every queue head from storage');
-      return;
-    }
-    const startedAtMs = Date.now();
-    try {
-      const madeCount = await loadDueQueueWindows(
-        { dueIndex: tables.dueIndex, store, windows: dueWindows, mutator },
-        () => this.#isStopping,
-      );
-      if (madeCount === undefined) return;
-      logger.info(
-        {
-          domain_count: dueWindows.domainCount,
-          loaded_domain_count: madeCount,
-          elapsed_ms: Date.now() - startedAtMs,
-        },
-        'due queue windows loaded: picking a head reads no storage',
-      );
-    } catch (error) {
-      // A mutation refused (the frontier stopping, or failed) ends it too: nothing to report then.
-      if (this.#isStopping || !this.isWritable) return;
-      logger.error({ err: error }, 'could not load the due queue windows; the picker fills them');
-    }
-  }
-
   /**
    * Releases parked lease calls, stops the loops, writes the last rows (#finalWrite) and stops the
    * link-preparation threads, whatever the write did.
@@ -143,7 +111,7 @@ export class Frontier {
     waiters.stop();
     prober.stop();
     await Promise.all(this.#loops.map((loop) => loop.stop()));
-    await this.#backgroundLoading;
+    await this.#knownUrlLoading;
     try {
       await this.#finalWrite();
     } finally {
