@@ -191,9 +191,10 @@ class Generation {
  * Only tables that are read by range keep their versions in key order (instead of in the hash map:
  * Generation): on the scheduler's frontier most rows (url_task, domain_runtime, lease records) are
  * only ever read by key, and keeping every row sorted made the overlay's commits and releases ~11 %
- * of the scheduler's main thread at 1M URLs (~7 % this way; bench:frontier profiles). A generation keeps in order from its
- * start the tables the one before it saw read by range; others are sorted on their first range
- * read. A range read that spans tables (rare: a whole-keyspace delete) sorts what it finds.
+ * of the scheduler's main thread at 1M URLs (~7 % this way; bench:frontier profiles). A generation
+ * keeps in order from its start the tables the one before it saw read by range; others are sorted
+ * on their first range read. A range read that spans tables (rare: a whole-keyspace delete) sorts
+ * what it finds.
  */
 export class WriteOverlay {
   #current = new Generation([]);
