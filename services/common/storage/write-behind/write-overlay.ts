@@ -91,7 +91,6 @@ class Generation {
   readonly unordered = new Map<string, RowVersion>();
   /** A list, not a map: every write looks for its table here, without an iterator per look. */
   readonly orderedTables: OrderedTable[];
-  #orderedCount = 0;
 
   /** `orderedTableNames`: tables kept in order from the start (read by range lately). */
   constructor(orderedTableNames: readonly string[]) {
@@ -104,11 +103,8 @@ class Generation {
 
   set(version: RowVersion): void {
     const ordered = this.#orderedTableOf(version.overlayKey);
-    if (ordered === undefined) {
-      this.unordered.set(version.overlayKey, version);
-    } else if (ordered.set(version.overlayKey, version)) {
-      this.#orderedCount += 1; // a new key, not a newer version of one held
-    }
+    if (ordered === undefined) this.unordered.set(version.overlayKey, version);
+    else ordered.set(version.overlayKey, version);
   }
 
   get(overlayKey: string): RowVersion | undefined {
@@ -116,9 +112,11 @@ class Generation {
     return ordered === undefined ? this.unordered.get(overlayKey) : ordered.get(overlayKey);
   }
 
-  /** Keys held, each once. */
+  /** Keys held, each once (a tree's size is kept by the tree: no count of our own to drift). */
   get size(): number {
-    return this.unordered.size + this.#orderedCount;
+    let size = this.unordered.size;
+    for (const { versions } of this.orderedTables) size += versions.size;
+    return size;
   }
 
   /** Every version held, each key once (in no set order). */
@@ -140,7 +138,6 @@ class Generation {
         versions.set(overlayKey, version);
         this.unordered.delete(overlayKey);
       }
-      this.#orderedCount += versions.size;
       ordered = { table, versions, isRangeRead: true };
       this.orderedTables.push(ordered);
     }
