@@ -1,3 +1,5 @@
+import { readUrlHashWords } from './url-hash-words';
+
 /**
  * The url_hashes the frontier holds, exactly, in memory: every link of every report is checked
  * against the frontier, and most links are pages it already knows — answering them from memory
@@ -216,41 +218,10 @@ const PARSED_WORDS: Words = new Uint32Array(4);
  */
 const MOVED_WORDS: Words = new Uint32Array(4);
 
-/** The value of each lowercase hex digit by character code; -1 for every other character. */
-const HEX_DIGIT_VALUES = new Int32Array(256).fill(-1);
-for (let digit = 0; digit < 16; digit += 1) {
-  HEX_DIGIT_VALUES['0123456789abcdef'.charCodeAt(digit)] = digit;
-}
-
-/**
- * A url_hash (32 lowercase hex characters) as four unsigned 32-bit words. Parsed by hand in one
- * pass, each digit looked up in a table: a regular expression and four parseInt calls cost several
- * times more, on every link, and branching on the character's range (a digit or a letter, at
- * random in a hash) twice as much as the table (~250 vs ~70–130 ns a hash).
- */
+/** A url_hash's words, in PARSED_WORDS (see there). */
 function wordsOf(urlHash: string): Words {
-  if (urlHash.length !== 32) throw notAUrlHash(urlHash);
-  const words = PARSED_WORDS;
-  // OR of every digit's value: negative once any character is not a lowercase hex digit.
-  let invalid = 0;
-  for (let word = 0; word < 4; word += 1) {
-    let value = 0;
-    for (let index = word * 8; index < word * 8 + 8; index += 1) {
-      // A character above 255 is masked into the table's range: still not a hex digit there
-      // unless its low byte is one, so it is checked apart.
-      const code = urlHash.charCodeAt(index);
-      const digit = HEX_DIGIT_VALUES[code & 0xff] | (code > 0xff ? -1 : 0);
-      invalid |= digit;
-      value = (value << 4) | (digit & 0xf);
-    }
-    words[word] = value;
-  }
-  if (invalid < 0) throw notAUrlHash(urlHash);
-  return words;
-}
-
-function notAUrlHash(text: string): RangeError {
-  return new RangeError(`not a url_hash (32 lowercase hex characters): ${text.slice(0, 40)}`);
+  readUrlHashWords(urlHash, PARSED_WORDS);
+  return PARSED_WORDS;
 }
 
 function isZero(words: Words): boolean {

@@ -1,0 +1,389 @@
+import type { FailReason, UrlState } from '../wire-types';
+import type { ParkReason, UrlTaskDocument } from '../frontier-documents';
+import { hexOfWords, readHexWords, readUrlHashWords } from '../url-hash-words';
+import { canonicalTimeOf, msOfCanonicalTime } from './canonical-time';
+import { StringCodes } from './string-codes';
+import { TextArena } from './text-arena';
+import { UrlSlotIndex, type SlotHashes } from './url-slot-index';
+
+/*
+ * Column layout. A slot's fields sit in chunks of CHUNK_SLOTS slots (growing the table adds a chunk
+ * and copies nothing), each field in a typed array of its kind, a slot's numbers side by side.
+ */
+const CHUNK_BITS = 16;
+const CHUNK_SLOTS = 1 << CHUNK_BITS;
+const SLOT_MASK = CHUNK_SLOTS - 1;
+
+/** Numbers of a slot (null: NaN; times: Unix ms of their canonical text). */
+const PRIORITY_RANK = 0;
+const SEED_PRIORITY_RANK = 1;
+const PRIORITY_RANK_OFFSET = 2;
+const DUE_AT = 3;
+const ATTEMPT_COUNT = 4;
+const LEASE_EXPIRY_COUNT = 5;
+const LAST_MODIFIED_AT = 6;
+const FETCHED_AT = 7;
+const REVISIT_INTERVAL_SECONDS = 8;
+const DISCOVERED_AT = 9;
+const UPDATED_AT = 10;
+const ROBOTS_RULE_VERIFIED_AT = 11;
+const LAST_RENDERED_AT = 12;
+const NUMBER_COUNT = 13;
+
+/** Byte codes of a slot (StringCodes; 0: null). */
+const URL_STATE = 0;
+const FAIL_REASON = 1;
+const PARK_REASON = 2;
+const FLAGS = 3;
+const CODE_COUNT = 4;
+const IS_IN_DUE_INDEX_FLAG = 1;
+
+/** Texts of a slot in the arena. An id of its usual form lives in the id words instead. */
+const URL_TEXT = 0;
+const ETAG_TEXT = 1;
+const APPLIED_LEASE_ID_TEXT = 2;
+const OBJECT_ID_TEXT = 3;
+const TEXT_COUNT = 4;
+const NULL_TEXT = -1;
+const IN_ID_WORDS = -2;
+
+/** Id words of a slot: applied_lease_id (`l-` + 16 hex, CONTRACT.md §八), object_id (32 hex). */
+const LEASE_ID_WORDS = 0;
+const LEASE_ID_WORD_COUNT = 2;
+const LEASE_ID_PREFIX = 'l-';
+const OBJECT_ID_WORDS = 2;
+const OBJECT_ID_WORD_COUNT = 4;
+const ID_WORD_COUNT = 6;
+
+class SlotChunk {
+  readonly hashWords = new Uint32Array(CHUNK_SLOTS * 4);
+  readonly domains = new Int32Array(CHUNK_SLOTS);
+  readonly numbers = new Float64Array(CHUNK_SLOTS * NUMBER_COUNT);
+  readonly codes = new Uint8Array(CHUNK_SLOTS * CODE_COUNT);
+  readonly idWords = new Uint32Array(CHUNK_SLOTS * ID_WORD_COUNT);
+  readonly textAt = new Float64Array(CHUNK_SLOTS * TEXT_COUNT);
+  readonly textByteLengths = new Int32Array(CHUNK_SLOTS * TEXT_COUNT);
+
+  static get byteCount(): number {
+    return (
+      CHUNK_SLOTS * (16 + 4 + NUMBER_COUNT * 8 + CODE_COUNT + ID_WORD_COUNT * 4 + TEXT_COUNT * 12)
+    );
+  }
+}
+
+/** A document the table cannot hold exactly (a bad url_hash, a time not in canonical form). */
+export class ResidentValueError extends RangeError {}
+
+export interface ResidentUrlTableOptions {
+  /** Released text bytes the arena may hold before it is compacted (and at least its live bytes). */
+  minGarbageByteCount?: number;
+}
+
+/**
+ * The frontier's url_task documents held in memory outside the JavaScript heap
+ * (docs/resident-frontier.md, step 1): one slot per URL, its fields in typed-array columns — the
+ * url_hash as four words, numbers and times as doubles, enums and the domain as codes, ids of their
+ * usual form as words, other text in an arena — and a url_hash index over the slots. A document is
+ * materialized from its slot when read (a fresh object the caller owns: young-generation garbage,
+ * not a million long-lived objects) and written back field by field.
+ *
+ * About 200 bytes per URL plus its text. Slots are never freed: a url_task is never deleted
+ * (CONTRACT.md §五). What the table answers is exactly what was put, field by field: it refuses —
+ * ResidentValueError, before changing anything — a document it could not give back as it came.
+ */
+export class ResidentUrlTable implements SlotHashes {
+  readonly #chunks: SlotChunk[] = [];
+  #size = 0;
+  readonly #index = new UrlSlotIndex(this);
+  readonly #domains = new StringCodes(0x7fff_ffff);
+  readonly #states = new StringCodes(0xff);
+  readonly #reasons = new StringCodes(0xff);
+  #arena = new TextArena();
+  readonly #minGarbageByteCount: number;
+  /** A url_hash's words while it is looked up or put (every use is synchronous). */
+  readonly #lookupWords = new Uint32Array(4);
+  readonly #putNumbers = new Float64Array(NUMBER_COUNT);
+
+  constructor(options: ResidentUrlTableOptions = {}) {
+    this.#minGarbageByteCount = options.minGarbageByteCount ?? 64 << 20;
+  }
+
+  /** URLs held. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Bytes of memory the columns, the index and the text take (for logs and the operator). */
+  get byteCount(): number {
+    return (
+      this.#chunks.length * SlotChunk.byteCount + this.#index.byteCount + this.#arena.byteCount
+    );
+  }
+
+  /** Bytes of replaced text the arena still holds (compacted once it outweighs the live text). */
+  get wastedTextByteCount(): number {
+    return this.#arena.garbageByteCount;
+  }
+
+  /** Bytes of the text the slots refer to. */
+  get liveTextByteCount(): number {
+    return this.#arena.liveByteCount;
+  }
+
+  /** The slot of `urlHash`, or -1 when the table does not hold it. */
+  slotOf(urlHash: string): number {
+    try {
+      readUrlHashWords(urlHash, this.#lookupWords);
+    } catch {
+      return -1; // not a url_hash: no URL has it
+    }
+    return this.#index.find(this.#lookupWords, 0);
+  }
+
+  /** The document of `urlHash`, or undefined. */
+  get(urlHash: string): UrlTaskDocument | undefined {
+    const slot = this.slotOf(urlHash);
+    return slot < 0 ? undefined : this.read(slot);
+  }
+
+  /** The document held in `slot` (a slot slotOf or put answered), as a fresh object. */
+  read(slot: number): UrlTaskDocument {
+    const chunk = this.#chunkOf(slot);
+    const at = slot & SLOT_MASK;
+    const numbers = chunk.numbers;
+    const n = at * NUMBER_COUNT;
+    const c = at * CODE_COUNT;
+    return {
+      url: this.#textOf(chunk, at, URL_TEXT) as string,
+      url_hash: hexOfWords(chunk.hashWords, at * 4, 4),
+      domain: this.#domains.textOf(chunk.domains[at]) as string,
+      url_state: this.#states.textOf(chunk.codes[c + URL_STATE]) as UrlState,
+      priority_rank: nullableNumber(numbers[n + PRIORITY_RANK]),
+      seed_priority_rank: nullableNumber(numbers[n + SEED_PRIORITY_RANK]),
+      priority_rank_offset: numbers[n + PRIORITY_RANK_OFFSET],
+      due_at: canonicalTimeOf(numbers[n + DUE_AT]),
+      is_in_due_index: (chunk.codes[c + FLAGS] & IS_IN_DUE_INDEX_FLAG) !== 0,
+      applied_lease_id: this.#idOf(chunk, at, APPLIED_LEASE_ID_TEXT),
+      attempt_count: numbers[n + ATTEMPT_COUNT],
+      lease_expiry_count: numbers[n + LEASE_EXPIRY_COUNT],
+      fail_reason: this.#reasons.textOf(chunk.codes[c + FAIL_REASON]) as FailReason | null,
+      park_reason: this.#reasons.textOf(chunk.codes[c + PARK_REASON]) as ParkReason | null,
+      object_id: this.#idOf(chunk, at, OBJECT_ID_TEXT),
+      etag: this.#textOf(chunk, at, ETAG_TEXT),
+      last_modified_at: nullableTime(numbers[n + LAST_MODIFIED_AT]),
+      fetched_at: nullableTime(numbers[n + FETCHED_AT]),
+      revisit_interval_seconds: nullableNumber(numbers[n + REVISIT_INTERVAL_SECONDS]),
+      discovered_at: canonicalTimeOf(numbers[n + DISCOVERED_AT]),
+      updated_at: canonicalTimeOf(numbers[n + UPDATED_AT]),
+      robots_rule_verified_at: nullableTime(numbers[n + ROBOTS_RULE_VERIFIED_AT]),
+      last_rendered_at: nullableTime(numbers[n + LAST_RENDERED_AT]),
+    };
+  }
+
+  /** Holds `task` — in a new slot, or over the one its url_hash has — and answers its slot. */
+  put(task: UrlTaskDocument): number {
+    // Everything that can refuse the document is checked before the slot changes.
+    try {
+      readUrlHashWords(task.url_hash, this.#lookupWords);
+    } catch (error) {
+      throw new ResidentValueError((error as Error).message);
+    }
+    const numbers = this.#numbersOf(task);
+    const domainCode = this.#domains.codeOf(task.domain);
+    const stateCode = this.#states.codeOf(task.url_state);
+    const failReasonCode = this.#reasons.codeOf(task.fail_reason);
+    const parkReasonCode = this.#reasons.codeOf(task.park_reason);
+    let slot = this.#index.find(this.#lookupWords, 0);
+    const isNew = slot < 0;
+    if (isNew) slot = this.#newSlot();
+    const chunk = this.#chunks[slot >>> CHUNK_BITS];
+    const at = slot & SLOT_MASK;
+    if (isNew) {
+      chunk.hashWords.set(this.#lookupWords, at * 4);
+      this.#index.insert(slot);
+      this.#setText(chunk, at, URL_TEXT, task.url, false);
+    }
+    chunk.domains[at] = domainCode;
+    chunk.numbers.set(numbers, at * NUMBER_COUNT);
+    const c = at * CODE_COUNT;
+    chunk.codes[c + URL_STATE] = stateCode;
+    chunk.codes[c + FAIL_REASON] = failReasonCode;
+    chunk.codes[c + PARK_REASON] = parkReasonCode;
+    chunk.codes[c + FLAGS] = task.is_in_due_index ? IS_IN_DUE_INDEX_FLAG : 0;
+    this.#setId(chunk, at, APPLIED_LEASE_ID_TEXT, task.applied_lease_id, !isNew);
+    this.#setId(chunk, at, OBJECT_ID_TEXT, task.object_id, !isNew);
+    this.#setText(chunk, at, ETAG_TEXT, task.etag, !isNew);
+    this.#compactWhenWasteful();
+    return slot;
+  }
+
+  /** The domain of the URL in `slot`. */
+  domainOf(slot: number): string {
+    return this.#domains.textOf(this.#chunkOf(slot).domains[slot & SLOT_MASK]) as string;
+  }
+
+  /** The due time of the URL in `slot`, Unix ms. */
+  dueAtMsOf(slot: number): number {
+    return this.#chunkOf(slot).numbers[(slot & SLOT_MASK) * NUMBER_COUNT + DUE_AT];
+  }
+
+  /** The priority_rank of the URL in `slot`; NaN while it has none. */
+  priorityRankOf(slot: number): number {
+    return this.#chunkOf(slot).numbers[(slot & SLOT_MASK) * NUMBER_COUNT + PRIORITY_RANK];
+  }
+
+  firstHashWordOf(slot: number): number {
+    return this.#chunks[slot >>> CHUNK_BITS].hashWords[(slot & SLOT_MASK) * 4];
+  }
+
+  hasHash(slot: number, words: Uint32Array, at: number): boolean {
+    const hashWords = this.#chunks[slot >>> CHUNK_BITS].hashWords;
+    const h = (slot & SLOT_MASK) * 4;
+    return (
+      hashWords[h] === words[at] &&
+      hashWords[h + 1] === words[at + 1] &&
+      hashWords[h + 2] === words[at + 2] &&
+      hashWords[h + 3] === words[at + 3]
+    );
+  }
+
+  #chunkOf(slot: number): SlotChunk {
+    if (!(slot >= 0 && slot < this.#size)) throw new RangeError(`no slot ${slot}`);
+    return this.#chunks[slot >>> CHUNK_BITS];
+  }
+
+  #newSlot(): number {
+    const slot = this.#size;
+    if (slot >>> CHUNK_BITS >= this.#chunks.length) this.#chunks.push(new SlotChunk());
+    this.#size += 1;
+    return slot;
+  }
+
+  /** The document's numbers as the slot keeps them; refuses a time that would not read back. */
+  #numbersOf(task: UrlTaskDocument): Float64Array {
+    const numbers = this.#putNumbers;
+    numbers[PRIORITY_RANK] = task.priority_rank ?? Number.NaN;
+    numbers[SEED_PRIORITY_RANK] = task.seed_priority_rank ?? Number.NaN;
+    numbers[PRIORITY_RANK_OFFSET] = task.priority_rank_offset;
+    numbers[DUE_AT] = timeMs('due_at', task.due_at);
+    numbers[ATTEMPT_COUNT] = task.attempt_count;
+    numbers[LEASE_EXPIRY_COUNT] = task.lease_expiry_count;
+    numbers[LAST_MODIFIED_AT] = nullableTimeMs('last_modified_at', task.last_modified_at);
+    numbers[FETCHED_AT] = nullableTimeMs('fetched_at', task.fetched_at);
+    numbers[REVISIT_INTERVAL_SECONDS] = task.revisit_interval_seconds ?? Number.NaN;
+    numbers[DISCOVERED_AT] = timeMs('discovered_at', task.discovered_at);
+    numbers[UPDATED_AT] = timeMs('updated_at', task.updated_at);
+    numbers[ROBOTS_RULE_VERIFIED_AT] = nullableTimeMs(
+      'robots_rule_verified_at',
+      task.robots_rule_verified_at,
+    );
+    numbers[LAST_RENDERED_AT] = nullableTimeMs('last_rendered_at', task.last_rendered_at);
+    return numbers;
+  }
+
+  #textOf(chunk: SlotChunk, at: number, field: number): string | null {
+    const t = at * TEXT_COUNT + field;
+    const byteLength = chunk.textByteLengths[t];
+    return byteLength === NULL_TEXT ? null : this.#arena.read(chunk.textAt[t], byteLength);
+  }
+
+  #idOf(chunk: SlotChunk, at: number, field: number): string | null {
+    if (chunk.textByteLengths[at * TEXT_COUNT + field] !== IN_ID_WORDS) {
+      return this.#textOf(chunk, at, field);
+    }
+    return field === APPLIED_LEASE_ID_TEXT
+      ? hexOfWords(chunk.idWords, at * ID_WORD_COUNT + LEASE_ID_WORDS, 2, LEASE_ID_PREFIX)
+      : hexOfWords(chunk.idWords, at * ID_WORD_COUNT + OBJECT_ID_WORDS, 4);
+  }
+
+  /** Sets a text field, keeping the arena's bytes when it is unchanged. */
+  #setText(
+    chunk: SlotChunk,
+    at: number,
+    field: number,
+    text: string | null,
+    hasPrevious: boolean,
+  ): void {
+    const t = at * TEXT_COUNT + field;
+    const previousLength = hasPrevious ? chunk.textByteLengths[t] : NULL_TEXT;
+    if (previousLength >= 0) {
+      if (text !== null && this.#arena.read(chunk.textAt[t], previousLength) === text) return;
+      this.#arena.release(previousLength);
+    }
+    if (text === null) {
+      chunk.textByteLengths[t] = NULL_TEXT;
+      return;
+    }
+    const reference = this.#arena.append(text);
+    chunk.textAt[t] = reference.at;
+    chunk.textByteLengths[t] = reference.byteLength;
+  }
+
+  /** Sets an id field: in the id words when it has its usual form, else as text. */
+  #setId(
+    chunk: SlotChunk,
+    at: number,
+    field: number,
+    id: string | null,
+    hasPrevious: boolean,
+  ): void {
+    const words = chunk.idWords;
+    const w = at * ID_WORD_COUNT;
+    const fits =
+      id !== null &&
+      (field === APPLIED_LEASE_ID_TEXT
+        ? id.length === LEASE_ID_PREFIX.length + 16 &&
+          id.startsWith(LEASE_ID_PREFIX) &&
+          readHexWords(id, LEASE_ID_PREFIX.length, LEASE_ID_WORD_COUNT, words, w + LEASE_ID_WORDS)
+        : id.length === 32 &&
+          readHexWords(id, 0, OBJECT_ID_WORD_COUNT, words, w + OBJECT_ID_WORDS));
+    if (!fits) {
+      this.#setText(chunk, at, field, id, hasPrevious);
+      return;
+    }
+    const t = at * TEXT_COUNT + field;
+    if (hasPrevious && chunk.textByteLengths[t] >= 0) this.#arena.release(chunk.textByteLengths[t]);
+    chunk.textByteLengths[t] = IN_ID_WORDS;
+  }
+
+  /**
+   * Copies the live text into a fresh arena once released bytes outweigh it (and the floor):
+   * replaced etags and ids of an unusual form are the only garbage. One pass over the slots.
+   */
+  #compactWhenWasteful(): void {
+    const arena = this.#arena;
+    if (arena.garbageByteCount <= Math.max(arena.liveByteCount, this.#minGarbageByteCount)) return;
+    const compacted = new TextArena();
+    for (let slot = 0; slot < this.#size; slot += 1) {
+      const chunk = this.#chunks[slot >>> CHUNK_BITS];
+      const at = slot & SLOT_MASK;
+      for (let t = at * TEXT_COUNT; t < (at + 1) * TEXT_COUNT; t += 1) {
+        const byteLength = chunk.textByteLengths[t];
+        if (byteLength >= 0) {
+          chunk.textAt[t] = compacted.copyFrom(arena, chunk.textAt[t], byteLength);
+        }
+      }
+    }
+    this.#arena = compacted;
+  }
+}
+
+function nullableNumber(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
+}
+
+function nullableTime(ms: number): string | null {
+  return Number.isNaN(ms) ? null : canonicalTimeOf(ms);
+}
+
+function timeMs(field: string, text: string): number {
+  const ms = msOfCanonicalTime(text);
+  if (Number.isNaN(ms)) {
+    throw new ResidentValueError(`${field} is not a time like 2026-08-15T07:47:52Z: ${text}`);
+  }
+  return ms;
+}
+
+function nullableTimeMs(field: string, text: string | null): number {
+  return text === null ? Number.NaN : timeMs(field, text);
+}
