@@ -217,6 +217,44 @@ export class ResidentUrlTable implements SlotHashes {
     return slot;
   }
 
+  /** The code of the domain of the URL in `slot` (domainCodeOf answers the same for its name). */
+  domainCodeOfSlot(slot: number): number {
+    return this.#chunkOf(slot).domains[slot & SLOT_MASK];
+  }
+
+  /** The code of `domain`, or -1 when no URL of it was ever put. */
+  domainCodeOf(domain: string): number {
+    return this.#domains.existingCodeOf(domain);
+  }
+
+  /** The url_state of the URL in `slot`, as stored. */
+  urlStateOf(slot: number): UrlState {
+    const chunk = this.#chunkOf(slot);
+    return this.#states.textOf(
+      chunk.codes[(slot & SLOT_MASK) * CODE_COUNT + URL_STATE],
+    ) as UrlState;
+  }
+
+  /** is_in_due_index of the URL in `slot`. */
+  isInDueIndex(slot: number): boolean {
+    const chunk = this.#chunkOf(slot);
+    return (chunk.codes[(slot & SLOT_MASK) * CODE_COUNT + FLAGS] & IS_IN_DUE_INDEX_FLAG) !== 0;
+  }
+
+  /** The order of two slots' url_hashes as their hex texts sort (negative: `left` first). */
+  compareHashes(left: number, right: number): number {
+    const leftWords = this.#chunks[left >>> CHUNK_BITS].hashWords;
+    const rightWords = this.#chunks[right >>> CHUNK_BITS].hashWords;
+    const l = (left & SLOT_MASK) * 4;
+    const r = (right & SLOT_MASK) * 4;
+    for (let word = 0; word < 4; word += 1) {
+      // Unsigned words: big-endian hex text order is numeric order, word by word.
+      const difference = leftWords[l + word] - rightWords[r + word];
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  }
+
   /** The domain of the URL in `slot`. */
   domainOf(slot: number): string {
     return this.#domains.textOf(this.#chunkOf(slot).domains[slot & SLOT_MASK]) as string;

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { UrlTaskDocument } from '../frontier-documents';
+import { placementOf } from '../index-placement';
+import { timeTextOf } from '../time-text';
+import type { UrlState } from '../wire-types';
+import { ResidentUrlStore } from './resident-url-store';
+import { ResidentValueError } from './resident-url-table';
+
+const DOMAINS = ['a.example', 'b.example', 'c.example'];
+const STATES: UrlState[] = ['queued', 'queued', 'done', 'waiting_for_rule', 'failed', 'dropped'];
+const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)];
+
+function randomTask(urlHash: string, domain: string): UrlTaskDocument {
+  const state = pick(STATES);
+  return {
+    url: `https://${domain}/${urlHash}`,
+    url_hash: urlHash,
+    domain,
+    url_state: state,
+    // Few ranks and due times, so that the order falls through to the next key often.
+    priority_rank:
+      state === 'waiting_for_rule' || Math.random() < 0.05 ? null : pick([0, 5, 10, 10_000]),
+    seed_priority_rank: null,
+    priority_rank_offset: 0,
+    due_at: timeTextOf(Date.UTC(2026, 7, 15) + pick([0, 1, 2, 3600]) * 1000),
+    is_in_due_index: Math.random() < 0.7,
+    applied_lease_id: null,
+    attempt_count: 0,
+    lease_expiry_count: 0,
+    fail_reason: null,
+    park_reason: null,
+    object_id: null,
+    etag: null,
+    last_modified_at: null,
+    fetched_at: null,
+    revisit_interval_seconds: null,
+    discovered_at: '2026-08-14T00:00:00Z',
+    updated_at: '2026-08-15T00:00:00Z',
+    robots_rule_verified_at: null,
+    last_rendered_at: null,
+  };
+}
+
+/** The url_hashes of an index's entries as the keyspace orders them (its keys' byte order). */
+function keyspaceOrder(documents: Iterable<UrlTaskDocument>, indexName: string, domain?: string) {
+  return [...documents]
+    .map((task) => ({ task, placement: placementOf(task) }))
+    .filter(
+      ({ task, placement }) =>
+        placement?.indexName === indexName && (domain === undefined || task.domain === domain),
+    )
+    .sort((left, right) => {
+      const [l, r] = [left.placement?.key.encoded ?? '', right.placement?.key.encoded ?? ''];
+      return l < r ? -1 : l > r ? 1 : 0;
+    })
+    .map(({ task }) => task.url_hash);
+}
+
+describe('ResidentUrlStore', () => {
+  it('keeps every URL in the index its fields place it in, in the keyspace indexes’ order', () => {
+    const store = new ResidentUrlStore();
+    const documents = new Map<string, UrlTaskDocument>();
+    const hashes = Array.from({ length: 400 }, () => randomBytes(16).toString('hex'));
+    const domainOf = new Map(hashes.map((urlHash) => [urlHash, pick(DOMAINS)]));
+    const hashesOf = (slots: number[]) => slots.map((slot) => store.read(slot).url_hash);
+    for (let step = 0; step < 6000; step += 1) {
+      const urlHash = pick(hashes);
+      const task = randomTask(urlHash, domainOf.get(urlHash) as string);
+      store.put(task);
+      documents.set(urlHash, task);
+      if (step % 500 !== 499) continue;
+      for (const domain of DOMAINS) {
+        expect(hashesOf(store.indexes.dueSlots(domain, 1000))).toEqual(
+          keyspaceOrder(documents.values(), 'due', domain),
+        );
+        expect(store.indexes.dueCount(domain)).toBe(
+          keyspaceOrder(documents.values(), 'due', domain).length,
+        );
+        expect(hashesOf(store.indexes.waitingSlots(domain, 1000))).toEqual(
+          keyspaceOrder(documents.values(), 'waiting', domain),
+        );
+      }
+      // Re-visits across buckets in due order (the keyspace orders them per shard bucket first).
+      const revisits = [...documents.values()]
+        .filter((task) => placementOf(task)?.indexName === 'revisit')
+        .sort((l, r) =>
+          l.due_at === r.due_at ? (l.url_hash < r.url_hash ? -1 : 1) : l.due_at < r.due_at ? -1 : 1,
+        );
+      expect(store.indexes.revisitCount).toBe(revisits.length);
+      const nowMs = Date.UTC(2026, 7, 15, 0, 0, 1);
+      expect(hashesOf(store.indexes.revisitsDueBy(nowMs, 10_000))).toEqual(
+        revisits.filter((task) => Date.parse(task.due_at) <= nowMs).map((task) => task.url_hash),
+      );
+    }
+    expect(store.indexes.dueSlots('unknown.example', 5)).toEqual([]);
+  });
+
+  it('leaves a URL in its index, unchanged, when a put of it is refused', () => {
+    const store = new ResidentUrlStore();
+    const urlHash = randomBytes(16).toString('hex');
+    const task = {
+      ...randomTask(urlHash, 'a.example'),
+      url_state: 'queued' as const,
+      is_in_due_index: true,
+      priority_rank: 3,
+    };
+    const slot = store.put(task);
+    expect(() => store.put({ ...task, priority_rank: 1, due_at: 'soon' })).toThrow(
+      ResidentValueError,
+    );
+    expect(store.get(urlHash)).toEqual(task);
+    expect(store.indexes.dueSlots('a.example', 5)).toEqual([slot]);
+    store.put({ ...task, url_state: 'done', is_in_due_index: false });
+    expect(store.indexes.dueSlots('a.example', 5)).toEqual([]);
+    expect(store.indexes.revisitCount).toBe(1);
+  });
+});

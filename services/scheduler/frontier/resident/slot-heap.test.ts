@@ -1,0 +1,64 @@
+import { SlotHeap, type SlotOrder } from './slot-heap';
+
+/** Slots ordered by a key array the test changes only while a slot is out of the heap. */
+class KeyOrder implements SlotOrder {
+  readonly keys: number[] = [];
+  readonly positions = new Map<number, number>();
+
+  compare(left: number, right: number): number {
+    return this.keys[left] - this.keys[right] || left - right;
+  }
+
+  positionOf(slot: number): number {
+    return this.positions.get(slot) ?? -1;
+  }
+
+  setPosition(slot: number, position: number): void {
+    this.positions.set(slot, position);
+  }
+}
+
+describe('SlotHeap', () => {
+  it('keeps its order through adds and removals anywhere, and lists its first slots in order', () => {
+    const order = new KeyOrder();
+    const heap = new SlotHeap(order, 1);
+    const members = new Set<number>();
+    const sorted = () => [...members].sort((left, right) => order.compare(left, right));
+    for (let step = 0; step < 20_000; step += 1) {
+      const slot = Math.floor(Math.random() * 500);
+      if (members.has(slot)) {
+        heap.remove(slot);
+        members.delete(slot);
+        expect(order.positionOf(slot)).toBe(-1);
+      } else {
+        order.keys[slot] = Math.floor(Math.random() * 50); // ties broken by slot
+        heap.add(slot);
+        members.add(slot);
+      }
+      if (step % 997 === 0) {
+        const expected = sorted();
+        expect(heap.size).toBe(expected.length);
+        expect(heap.first).toBe(expected[0] ?? -1);
+        for (const count of [0, 1, 2, 3, 7, expected.length + 5]) {
+          expect(heap.firstSlots(count)).toEqual(expected.slice(0, count));
+        }
+      }
+    }
+    const expected = sorted();
+    const drained: number[] = [];
+    while (heap.size > 0) {
+      drained.push(heap.first);
+      heap.remove(heap.first);
+    }
+    expect(drained).toEqual(expected);
+  });
+
+  it('refuses to remove a slot it does not hold', () => {
+    const order = new KeyOrder();
+    const heap = new SlotHeap(order);
+    order.keys[1] = 1;
+    heap.add(1);
+    expect(() => heap.remove(2)).toThrow(RangeError);
+    expect(heap.firstSlots(5)).toEqual([1]);
+  });
+});

@@ -1,0 +1,132 @@
+/** How a heap orders its slots, and where it remembers each slot's position. */
+export interface SlotOrder {
+  /** Negative when `left` comes first, positive when `right` does; never 0 for two slots. */
+  compare(left: number, right: number): number;
+  positionOf(slot: number): number;
+  setPosition(slot: number, position: number): void;
+}
+
+const NO_POSITION = -1;
+
+/**
+ * A binary min-heap of slots in typed arrays, ordered by `order`, each slot's position kept by the
+ * order's owner so that any slot leaves in O(log n) — a URL leaves its queue when it is leased,
+ * re-ranked, fetched or parked, not only when it is first. Also answers the first few slots in
+ * order without taking them out (firstSlots): a lease looks past the entries live leases hold.
+ */
+export class SlotHeap {
+  #slots: Int32Array;
+  #size = 0;
+
+  constructor(
+    private readonly order: SlotOrder,
+    initialCapacity = 4,
+  ) {
+    this.#slots = new Int32Array(initialCapacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The first slot, or -1 when empty. */
+  get first(): number {
+    return this.#size === 0 ? -1 : this.#slots[0];
+  }
+
+  add(slot: number): void {
+    if (this.#size === this.#slots.length) {
+      const grown = new Int32Array(this.#slots.length * 2);
+      grown.set(this.#slots);
+      this.#slots = grown;
+    }
+    this.#size += 1;
+    this.#siftUp(this.#size - 1, slot);
+  }
+
+  /** Takes `slot` out (it must be in this heap). */
+  remove(slot: number): void {
+    const position = this.order.positionOf(slot);
+    if (!(position >= 0 && position < this.#size && this.#slots[position] === slot)) {
+      throw new RangeError(`slot ${slot} is not in this heap`);
+    }
+    this.order.setPosition(slot, NO_POSITION);
+    this.#size -= 1;
+    if (position === this.#size) return;
+    const last = this.#slots[this.#size];
+    // The last slot fills the hole, then moves whichever way its order says.
+    if (position > 0 && this.order.compare(last, this.#slots[(position - 1) >> 1]) < 0) {
+      this.#siftUp(position, last);
+    } else {
+      this.#siftDown(position, last);
+    }
+  }
+
+  /**
+   * The first `count` slots in order (fewer when the heap holds fewer), the heap unchanged: a
+   * walk down from the root that keeps the candidates — children of the slots taken — sorted, so
+   * it costs O(count²) for the few a lease asks for, whatever the heap's size.
+   */
+  firstSlots(count: number): number[] {
+    const taken: number[] = [];
+    if (this.#size === 0 || count <= 0) return taken;
+    const candidates: number[] = [0]; // positions, kept in order of their slots
+    while (taken.length < count && candidates.length > 0) {
+      const position = candidates.shift() as number;
+      taken.push(this.#slots[position]);
+      for (const child of [2 * position + 1, 2 * position + 2]) {
+        if (child < this.#size) this.#insertCandidate(candidates, child);
+      }
+    }
+    return taken;
+  }
+
+  /** Every slot, in no particular order (for checks and counts). */
+  *slots(): Generator<number> {
+    for (let position = 0; position < this.#size; position += 1) yield this.#slots[position];
+  }
+
+  #insertCandidate(candidates: number[], position: number): void {
+    const slot = this.#slots[position];
+    let index = candidates.length;
+    while (index > 0 && this.order.compare(slot, this.#slots[candidates[index - 1]]) < 0) {
+      index -= 1;
+    }
+    candidates.splice(index, 0, position);
+  }
+
+  #siftUp(start: number, slot: number): void {
+    let position = start;
+    while (position > 0) {
+      const parent = (position - 1) >> 1;
+      const parentSlot = this.#slots[parent];
+      if (this.order.compare(slot, parentSlot) >= 0) break;
+      this.#place(position, parentSlot);
+      position = parent;
+    }
+    this.#place(position, slot);
+  }
+
+  #siftDown(start: number, slot: number): void {
+    let position = start;
+    for (;;) {
+      let child = 2 * position + 1;
+      if (child >= this.#size) break;
+      if (
+        child + 1 < this.#size &&
+        this.order.compare(this.#slots[child + 1], this.#slots[child]) < 0
+      ) {
+        child += 1;
+      }
+      if (this.order.compare(this.#slots[child], slot) >= 0) break;
+      this.#place(position, this.#slots[child]);
+      position = child;
+    }
+    this.#place(position, slot);
+  }
+
+  #place(position: number, slot: number): void {
+    this.#slots[position] = slot;
+    this.order.setPosition(slot, position);
+  }
+}
