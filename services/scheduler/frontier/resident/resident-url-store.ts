@@ -1,6 +1,10 @@
 import type { UrlTaskDocument } from '../frontier-documents';
 import { ResidentUrlIndexes } from './resident-url-indexes';
-import { ResidentUrlTable, type ResidentUrlTableOptions } from './resident-url-table';
+import {
+  ResidentUrlTable,
+  type ResidentTableImage,
+  type ResidentUrlTableOptions,
+} from './resident-url-table';
 
 /**
  * url_task and its three ordering indexes held in memory (docs/resident-frontier.md, steps 1–2):
@@ -13,9 +17,18 @@ export class ResidentUrlStore {
   readonly table: ResidentUrlTable;
   readonly indexes: ResidentUrlIndexes;
 
-  constructor(options: ResidentUrlTableOptions = {}) {
-    this.table = new ResidentUrlTable(options);
-    this.indexes = new ResidentUrlIndexes(this.table);
+  constructor(options: ResidentUrlTableOptions = {}, table = new ResidentUrlTable(options)) {
+    this.table = table;
+    this.indexes = new ResidentUrlIndexes(table);
+    for (let slot = 0; slot < table.size; slot += 1) this.indexes.add(slot);
+  }
+
+  /** A store holding a table's image (a snapshot's): the indexes are rebuilt from the documents. */
+  static fromImage(
+    image: ResidentTableImage,
+    options: ResidentUrlTableOptions = {},
+  ): ResidentUrlStore {
+    return new ResidentUrlStore(options, ResidentUrlTable.fromImage(image, options));
   }
 
   get size(): number {

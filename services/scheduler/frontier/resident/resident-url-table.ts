@@ -69,6 +69,38 @@ class SlotChunk {
       CHUNK_SLOTS * (16 + 4 + NUMBER_COUNT * 8 + CODE_COUNT + ID_WORD_COUNT * 4 + TEXT_COUNT * 12)
     );
   }
+
+  /** The columns, in the order a snapshot writes them, with each one's elements per slot. */
+  columns(): Array<{
+    values: Uint32Array | Int32Array | Float64Array | Uint8Array;
+    width: number;
+  }> {
+    return [
+      { values: this.hashWords, width: 4 },
+      { values: this.domains, width: 1 },
+      { values: this.numbers, width: NUMBER_COUNT },
+      { values: this.codes, width: CODE_COUNT },
+      { values: this.idWords, width: ID_WORD_COUNT },
+      { values: this.textAt, width: TEXT_COUNT },
+      { values: this.textByteLengths, width: TEXT_COUNT },
+    ];
+  }
+}
+
+/**
+ * The table as a snapshot keeps it: the codes' strings, then every column of every chunk as far as
+ * its slots are used, then the text arena's chunks. Typed arrays in the machine's byte order
+ * (a snapshot says which, and is read back only on a machine of the same).
+ */
+export interface ResidentTableImage {
+  slotCount: number;
+  domainList: string[];
+  urlStateList: string[];
+  reasonList: string[];
+  textLiveByteCount: number;
+  /** Per chunk, its columns' bytes in SlotChunk.columns order. */
+  columnSections: Uint8Array[];
+  textSections: Uint8Array[];
 }
 
 /** A document the table cannot hold exactly (a bad url_hash, a time not in canonical form). */
@@ -95,9 +127,9 @@ export class ResidentUrlTable implements SlotHashes {
   readonly #chunks: SlotChunk[] = [];
   #size = 0;
   readonly #index = new UrlSlotIndex(this);
-  readonly #domains = new StringCodes(0x7fff_ffff);
-  readonly #states = new StringCodes(0xff);
-  readonly #reasons = new StringCodes(0xff);
+  #domains = new StringCodes(0x7fff_ffff);
+  #states = new StringCodes(0xff);
+  #reasons = new StringCodes(0xff);
   #arena = new TextArena();
   readonly #minGarbageByteCount: number;
   /** A url_hash's words while it is looked up or put (every use is synchronous). */
@@ -128,6 +160,75 @@ export class ResidentUrlTable implements SlotHashes {
   /** Bytes of the text the slots refer to. */
   get liveTextByteCount(): number {
     return this.#arena.liveByteCount;
+  }
+
+  /**
+   * What a snapshot writes of the table (after compacting its text, so the image holds live text
+   * only). The sections are views of the table's memory: write them before the next put.
+   */
+  image(): ResidentTableImage {
+    this.#compactText();
+    const columnSections: Uint8Array[] = [];
+    this.#chunks.forEach((chunk, index) => {
+      const usedSlots = Math.min(CHUNK_SLOTS, this.#size - index * CHUNK_SLOTS);
+      for (const { values, width } of chunk.columns()) {
+        columnSections.push(
+          new Uint8Array(
+            values.buffer,
+            values.byteOffset,
+            usedSlots * width * values.BYTES_PER_ELEMENT,
+          ),
+        );
+      }
+    });
+    return {
+      slotCount: this.#size,
+      domainList: this.#domains.strings(),
+      urlStateList: this.#states.strings(),
+      reasonList: this.#reasons.strings(),
+      textLiveByteCount: this.#arena.liveByteCount,
+      columnSections,
+      textSections: this.#arena.writtenChunks(),
+    };
+  }
+
+  /** A table holding what `image` describes (its sections copied: the image may be released). */
+  static fromImage(
+    image: ResidentTableImage,
+    options: ResidentUrlTableOptions = {},
+  ): ResidentUrlTable {
+    const table = new ResidentUrlTable(options);
+    table.#domains = StringCodes.fromStrings(0x7fff_ffff, image.domainList);
+    table.#states = StringCodes.fromStrings(0xff, image.urlStateList);
+    table.#reasons = StringCodes.fromStrings(0xff, image.reasonList);
+    table.#arena = TextArena.fromChunks(
+      image.textSections.map((section) => Buffer.from(section)),
+      image.textLiveByteCount,
+    );
+    const chunkCount = Math.ceil(image.slotCount / CHUNK_SLOTS);
+    const columnCount = new SlotChunk().columns().length;
+    if (image.columnSections.length !== chunkCount * columnCount) {
+      throw new ResidentValueError(
+        `a snapshot of ${image.slotCount} slots has ${image.columnSections.length} column sections`,
+      );
+    }
+    for (let index = 0; index < chunkCount; index += 1) {
+      const chunk = new SlotChunk();
+      const usedSlots = Math.min(CHUNK_SLOTS, image.slotCount - index * CHUNK_SLOTS);
+      chunk.columns().forEach(({ values, width }, column) => {
+        const section = image.columnSections[index * columnCount + column];
+        if (section.byteLength !== usedSlots * width * values.BYTES_PER_ELEMENT) {
+          throw new ResidentValueError(
+            `a snapshot's column section has ${section.byteLength} bytes`,
+          );
+        }
+        new Uint8Array(values.buffer, values.byteOffset, section.byteLength).set(section);
+      });
+      table.#chunks.push(chunk);
+    }
+    table.#size = image.slotCount;
+    for (let slot = 0; slot < image.slotCount; slot += 1) table.#index.insert(slot);
+    return table;
   }
 
   /** The slot of `urlHash`, or -1 when the table does not hold it. */
@@ -391,6 +492,11 @@ export class ResidentUrlTable implements SlotHashes {
   #compactWhenWasteful(): void {
     const arena = this.#arena;
     if (arena.garbageByteCount <= Math.max(arena.liveByteCount, this.#minGarbageByteCount)) return;
+    this.#compactText();
+  }
+
+  #compactText(): void {
+    const arena = this.#arena;
     const compacted = new TextArena();
     for (let slot = 0; slot < this.#size; slot += 1) {
       const chunk = this.#chunks[slot >>> CHUNK_BITS];

@@ -39,6 +39,18 @@ export class StringCodes {
     return text;
   }
 
+  /** Every string with a code, in code order from 1 (what fromStrings takes back). */
+  strings(): string[] {
+    return this.#strings.slice(1) as string[];
+  }
+
+  /** Codes as `strings()` of another instance gave them. */
+  static fromStrings(maxCode: number, strings: readonly string[]): StringCodes {
+    const codes = new StringCodes(maxCode);
+    for (const text of strings) codes.codeOf(text);
+    return codes;
+  }
+
   /** Strings with a code, null's included. */
   get size(): number {
     return this.#strings.length;

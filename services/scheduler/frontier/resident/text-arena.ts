@@ -68,6 +68,26 @@ export class TextArena {
     return at;
   }
 
+  /**
+   * The chunks as far as they are written: with `fromChunks`, what a snapshot keeps of the arena
+   * (references stay valid: a chunk keeps its place).
+   */
+  writtenChunks(): Buffer[] {
+    return this.#chunks.map((chunk, index) =>
+      index === this.#chunks.length - 1 ? chunk.subarray(0, this.#usedInLast) : chunk,
+    );
+  }
+
+  /** An arena holding `chunks` as writtenChunks gave them; `liveByteCount` of their bytes in use. */
+  static fromChunks(chunks: readonly Buffer[], liveByteCount: number): TextArena {
+    const arena = new TextArena();
+    for (const chunk of chunks) arena.#chunks.push(chunk);
+    // The last chunk is full as far as appends go: the next string starts a new one.
+    arena.#usedInLast = chunks.length === 0 ? 0 : (chunks.at(-1) as Buffer).length;
+    arena.#liveByteCount = liveByteCount;
+    return arena;
+  }
+
   /** Room for `byteLength` bytes at the end of the last chunk; answers where it starts. */
   #reserve(byteLength: number): number {
     const last = this.#chunks.length - 1;

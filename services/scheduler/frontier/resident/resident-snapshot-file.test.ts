@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { UrlTaskDocument } from '../frontier-documents';
+import { timeTextOf } from '../time-text';
+import {
+  readResidentSnapshot,
+  ResidentSnapshotError,
+  writeResidentSnapshot,
+} from './resident-snapshot-file';
+import { ResidentUrlStore } from './resident-url-store';
+
+function taskOf(index: number): UrlTaskDocument {
+  const domain = `d${index % 331}.example`;
+  const urlHash = randomBytes(16).toString('hex');
+  return {
+    url: `https://${domain}/page-${index}`,
+    url_hash: urlHash,
+    domain,
+    url_state: (['queued', 'done', 'waiting_for_rule', 'failed'] as const)[index % 4],
+    priority_rank: index % 4 === 2 ? null : index % 7,
+    seed_priority_rank: index % 5 === 0 ? 1 : null,
+    priority_rank_offset: index % 3,
+    due_at: timeTextOf(Date.UTC(2026, 7, 15) + (index % 1000) * 1000),
+    is_in_due_index: index % 8 === 0,
+    applied_lease_id: index % 2 === 0 ? `l-${randomBytes(8).toString('hex')}` : 'unusual-lease',
+    attempt_count: index % 3,
+    lease_expiry_count: 0,
+    fail_reason: index % 4 === 3 ? 'http_server_error' : null,
+    park_reason: index % 4 === 3 ? 'attempts_exhausted' : null,
+    object_id: index % 4 === 1 ? urlHash : null,
+    etag: index % 6 === 0 ? `"e${index}"` : null,
+    last_modified_at: null,
+    fetched_at: index % 4 === 1 ? '2026-08-15T07:40:00Z' : null,
+    revisit_interval_seconds: index % 4 === 1 ? 86_400 : null,
+    discovered_at: '2026-08-14T00:00:00Z',
+    updated_at: '2026-08-15T00:00:00Z',
+    robots_rule_verified_at: null,
+    last_rendered_at: null,
+  };
+}
+
+describe('resident snapshot files', () => {
+  let directory: string;
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'resident-snapshot-'));
+  });
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('reads back every document and every queue, across chunks, and takes puts after', async () => {
+    const store = new ResidentUrlStore({ minGarbageByteCount: 1 << 30 });
+    const tasks = Array.from({ length: 70_000 }, (_, index) => taskOf(index));
+    for (const task of tasks) store.put(task);
+    // Replaced text left as garbage: the snapshot holds live text only.
+    for (const task of tasks.slice(0, 5000)) store.put({ ...task, etag: `"new-${task.url_hash}"` });
+    const latest = new Map(tasks.map((task) => [task.url_hash, store.get(task.url_hash)]));
+    const path = join(directory, 'snapshot');
+    const byteCount = await writeResidentSnapshot(store, path);
+    expect(readFileSync(path).length).toBe(byteCount);
+
+    const loaded = await readResidentSnapshot(path);
+    expect(loaded.size).toBe(store.size);
+    expect(tasks.filter((task) => loaded.table.slotOf(task.url_hash) < 0)).toEqual([]);
+    // Every seventh document compared whole — every kind the tasks cycle through (all 70,000 cost
+    // seconds under jest).
+    const sampled = tasks.filter((_, index) => index % 7 === 0);
+    expect(sampled.map((task) => loaded.get(task.url_hash))).toEqual(
+      sampled.map((task) => latest.get(task.url_hash)),
+    );
+    for (const domain of ['d0.example', 'd7.example', 'd330.example']) {
+      expect(loaded.indexes.dueSlots(domain, 1000)).toEqual(store.indexes.dueSlots(domain, 1000));
+      expect(loaded.indexes.waitingSlots(domain, 1000)).toEqual(
+        store.indexes.waitingSlots(domain, 1000),
+      );
+    }
+    expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
+
+    // A loaded store takes new URLs and new text like any other.
+    const added = taskOf(200_000);
+    loaded.put(added);
+    loaded.put({ ...tasks[1], etag: '"after-load"' });
+    expect(loaded.get(added.url_hash)).toEqual(added);
+    expect(loaded.get(tasks[1].url_hash)?.etag).toBe('"after-load"');
+    expect(loaded.get(tasks[2].url_hash)).toEqual(latest.get(tasks[2].url_hash));
+  });
+
+  it('refuses a damaged, torn or foreign file, and replaces a snapshot whole', async () => {
+    const store = new ResidentUrlStore();
+    for (let index = 0; index < 2000; index += 1) store.put(taskOf(index));
+    const path = join(directory, 'snapshot');
+    await writeResidentSnapshot(store, path);
+    const whole = readFileSync(path);
+
+    const flipped = Buffer.from(whole);
+    flipped[Math.floor(flipped.length / 2)] ^= 0x40;
+    writeFileSync(path, flipped);
+    await expect(readResidentSnapshot(path)).rejects.toThrow(/checksum/);
+
+    writeFileSync(path, whole.subarray(0, whole.length - 100));
+    await expect(readResidentSnapshot(path)).rejects.toThrow(ResidentSnapshotError);
+
+    writeFileSync(path, Buffer.from('not a snapshot at all'));
+    await expect(readResidentSnapshot(path)).rejects.toThrow(/not a resident snapshot/);
+
+    // Written again over the damaged one (and over a temporary file a crash left behind).
+    writeFileSync(`${path}.tmp`, 'left by a crash');
+    store.put(taskOf(5000));
+    await writeResidentSnapshot(store, path);
+    expect((await readResidentSnapshot(path)).size).toBe(2001);
+  });
+});
