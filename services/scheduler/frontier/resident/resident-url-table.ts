@@ -290,13 +290,18 @@ export class ResidentUrlTable implements SlotHashes {
       throw new ResidentValueError((error as Error).message);
     }
     const numbers = this.#numbersOf(task);
-    const domainCode = this.#domains.codeOf(task.domain);
     const stateCode = this.#states.codeOf(task.url_state);
     const failReasonCode = this.#reasons.codeOf(task.fail_reason);
     const parkReasonCode = this.#reasons.codeOf(task.park_reason);
-    let slot = this.#index.find(this.#lookupWords, 0);
-    const isNew = slot < 0;
-    if (isNew) slot = this.#newSlot();
+    const existing = this.#index.find(this.#lookupWords, 0);
+    const isNew = existing < 0;
+    // A URL's domain comes with its URL and never changes: looked up by name (a hash of a string
+    // new to the map, the largest cost of a put) only when it does.
+    const domainCode =
+      !isNew && this.domainOf(existing) === task.domain
+        ? this.#chunks[existing >>> CHUNK_BITS].domains[existing & SLOT_MASK]
+        : this.#domains.codeOf(task.domain);
+    const slot = isNew ? this.#newSlot() : existing;
     const chunk = this.#chunks[slot >>> CHUNK_BITS];
     const at = slot & SLOT_MASK;
     if (isNew) {
