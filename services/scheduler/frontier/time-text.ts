@@ -43,7 +43,7 @@ export function msOfTimeText(text: string): number {
 const ZERO = 0x30;
 
 /** The digits of `text` from `start` to `end` as a number; NaN when any is not a digit. */
-function digitsAt(text: string, start: number, end: number): number {
+export function digitsAt(text: string, start: number, end: number): number {
   let value = 0;
   for (let index = start; index < end; index += 1) {
     const digit = text.charCodeAt(index) - ZERO;
@@ -59,7 +59,7 @@ function digitsAt(text: string, start: number, end: number): number {
  * take this way (years from 100 — Date.UTC reads 0–99 as 1900–1999 — and hours up to 23); anything
  * else, another format or hour 24, is left to Date.parse, so both ways give the same answer.
  */
-function conventionalTimeMs(text: string): number | undefined {
+export function conventionalTimeMs(text: string): number | undefined {
   if (
     text.length !== 20 ||
     text[4] !== '-' ||

@@ -1,3 +1,5 @@
+import { conventionalTimeMs, digitsAt } from '../time-text';
+
 /*
  * A stored time (CONVENTION.md: `2026-08-15T07:47:52Z`, seconds, always Z) as Unix milliseconds and
  * back, exactly: a resident column keeps the number, and the document read back must carry the very
@@ -9,17 +11,6 @@
  */
 
 const MS_PER_DAY = 86_400_000;
-const ZERO = 0x30;
-
-function digitsAt(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let index = start; index < start + count; index += 1) {
-    const digit = text.charCodeAt(index) - ZERO;
-    if (digit < 0 || digit > 9) return Number.NaN;
-    value = value * 10 + digit;
-  }
-  return value;
-}
 
 function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -27,41 +18,17 @@ function isLeapYear(year: number): boolean {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function daysInMonth(year: number, month: number): number {
-  return month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
-}
-
 /** Unix ms of a canonical time text; NaN for any other text. */
 export function msOfCanonicalTime(text: string): number {
-  if (
-    text.length !== 20 ||
-    text.charCodeAt(4) !== 0x2d || // -
-    text.charCodeAt(7) !== 0x2d ||
-    text.charCodeAt(10) !== 0x54 || // T
-    text.charCodeAt(13) !== 0x3a || // :
-    text.charCodeAt(16) !== 0x3a ||
-    text.charCodeAt(19) !== 0x5a // Z
-  ) {
-    return Number.NaN;
-  }
+  // The layout and each field's range as time-text.ts reads stored times; then what Date.UTC
+  // would quietly roll over (the 31st of a short month) or write back differently (years < 1000).
+  const ms = conventionalTimeMs(text);
+  if (ms === undefined) return Number.NaN;
   const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 2);
-  const day = digitsAt(text, 8, 2);
-  const hour = digitsAt(text, 11, 2);
-  const minute = digitsAt(text, 14, 2);
-  const second = digitsAt(text, 17, 2);
-  // NaN fails every comparison, so a non-digit anywhere ends here too.
-  if (
-    !(year >= 1000) ||
-    !(month >= 1 && month <= 12) ||
-    !(day >= 1 && day <= daysInMonth(year, month)) ||
-    !(hour <= 23) ||
-    !(minute <= 59) ||
-    !(second <= 59)
-  ) {
-    return Number.NaN;
-  }
-  return Date.UTC(year, month - 1, day, hour, minute, second);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const monthDays = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  return year >= 1000 && day <= monthDays ? ms : Number.NaN;
 }
 
 function twoDigits(value: number): string {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UrlTaskDocument } from '../frontier-documents';
+import { queuedUrlTask } from '../../testing/url-task-fixtures';
 import { timeTextOf } from '../time-text';
 import {
   readResidentSnapshot,
@@ -14,7 +15,7 @@ import { ResidentUrlStore } from './resident-url-store';
 function taskOf(index: number): UrlTaskDocument {
   const domain = `d${index % 331}.example`;
   const urlHash = randomBytes(16).toString('hex');
-  return {
+  return queuedUrlTask({
     url: `https://${domain}/page-${index}`,
     url_hash: urlHash,
     domain,
@@ -26,19 +27,13 @@ function taskOf(index: number): UrlTaskDocument {
     is_in_due_index: index % 8 === 0,
     applied_lease_id: index % 2 === 0 ? `l-${randomBytes(8).toString('hex')}` : 'unusual-lease',
     attempt_count: index % 3,
-    lease_expiry_count: 0,
     fail_reason: index % 4 === 3 ? 'http_server_error' : null,
     park_reason: index % 4 === 3 ? 'attempts_exhausted' : null,
     object_id: index % 4 === 1 ? urlHash : null,
     etag: index % 6 === 0 ? `"e${index}"` : null,
-    last_modified_at: null,
     fetched_at: index % 4 === 1 ? '2026-08-15T07:40:00Z' : null,
     revisit_interval_seconds: index % 4 === 1 ? 86_400 : null,
-    discovered_at: '2026-08-14T00:00:00Z',
-    updated_at: '2026-08-15T00:00:00Z',
-    robots_rule_verified_at: null,
-    last_rendered_at: null,
-  };
+  });
 }
 
 describe('resident snapshot files', () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { UrlTaskDocument } from '../frontier-documents';
+import { queuedUrlTask } from '../../testing/url-task-fixtures';
 import { placementOf } from '../index-placement';
 import { timeTextOf } from '../time-text';
 import type { UrlState } from '../wire-types';
@@ -12,7 +13,7 @@ const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * v
 
 function randomTask(urlHash: string, domain: string): UrlTaskDocument {
   const state = pick(STATES);
-  return {
+  return queuedUrlTask({
     url: `https://${domain}/${urlHash}`,
     url_hash: urlHash,
     domain,
@@ -20,25 +21,9 @@ function randomTask(urlHash: string, domain: string): UrlTaskDocument {
     // Few ranks and due times, so that the order falls through to the next key often.
     priority_rank:
       state === 'waiting_for_rule' || Math.random() < 0.05 ? null : pick([0, 5, 10, 10_000]),
-    seed_priority_rank: null,
-    priority_rank_offset: 0,
     due_at: timeTextOf(Date.UTC(2026, 7, 15) + pick([0, 1, 2, 3600]) * 1000),
     is_in_due_index: Math.random() < 0.7,
-    applied_lease_id: null,
-    attempt_count: 0,
-    lease_expiry_count: 0,
-    fail_reason: null,
-    park_reason: null,
-    object_id: null,
-    etag: null,
-    last_modified_at: null,
-    fetched_at: null,
-    revisit_interval_seconds: null,
-    discovered_at: '2026-08-14T00:00:00Z',
-    updated_at: '2026-08-15T00:00:00Z',
-    robots_rule_verified_at: null,
-    last_rendered_at: null,
-  };
+  });
 }
 
 /** The url_hashes of an index's entries as the keyspace orders them (its keys' byte order). */

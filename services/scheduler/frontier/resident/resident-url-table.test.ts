@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { UrlTaskDocument } from '../frontier-documents';
+import { queuedUrlTask } from '../../testing/url-task-fixtures';
 import { ResidentUrlTable, ResidentValueError } from './resident-url-table';
 
 const randomUrlHash = () => randomBytes(16).toString('hex');
@@ -33,28 +34,16 @@ function fullTask(urlHash = randomUrlHash()): UrlTaskDocument {
   };
 }
 
-/** Every nullable field null. */
+/** Every nullable field null (a queued URL as admission makes it, without a rank). */
 function bareTask(urlHash = randomUrlHash()): UrlTaskDocument {
-  return {
-    ...fullTask(urlHash),
-    url_state: 'queued',
+  const { url, domain } = fullTask(urlHash);
+  return queuedUrlTask({
+    url,
+    url_hash: urlHash,
+    domain,
     priority_rank: null,
-    seed_priority_rank: null,
-    priority_rank_offset: 0,
     is_in_due_index: false,
-    applied_lease_id: null,
-    attempt_count: 0,
-    lease_expiry_count: 0,
-    fail_reason: null,
-    park_reason: null,
-    object_id: null,
-    etag: null,
-    last_modified_at: null,
-    fetched_at: null,
-    revisit_interval_seconds: null,
-    robots_rule_verified_at: null,
-    last_rendered_at: null,
-  };
+  });
 }
 
 describe('ResidentUrlTable', () => {
@@ -132,7 +121,7 @@ describe('ResidentUrlTable', () => {
       });
       expect(table.domainOf(index)).toBe(`d${index % 977}.example`);
       expect(table.priorityRankOf(index)).toBe(index);
-      expect(table.dueAtMsOf(index)).toBe(Date.UTC(2026, 7, 15, 7, 47, 52));
+      expect(table.dueAtMsOf(index)).toBe(Date.parse(bareTask().due_at));
     }
     expect(() => table.read(200_000)).toThrow(RangeError);
   });
