@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import type { UrlTaskDocument } from '../frontier-documents';
 import { queuedUrlTask } from '../../testing/url-task-fixtures';
 import { timeTextOf } from '../time-text';
@@ -78,6 +79,47 @@ describe('resident snapshot files', () => {
     expect(loaded.get(added.url_hash)).toEqual(added);
     expect(loaded.get(tasks[1].url_hash)?.etag).toBe('"after-load"');
     expect(loaded.get(tasks[2].url_hash)).toEqual(latest.get(tasks[2].url_hash));
+  });
+
+  it('is exact, once the changes made while it was written are put again, as a journal would', async () => {
+    const store = new ResidentUrlStore();
+    const tasks = Array.from({ length: 30_000 }, (_, index) => taskOf(index));
+    for (const task of tasks) store.put(task);
+    const path = join(directory, 'snapshot');
+    // Puts between the snapshot's slices: changed documents and new URLs, in order.
+    const changes: UrlTaskDocument[] = [];
+    let isWriting = true;
+    const changing = (async () => {
+      for (let round = 0; isWriting; round += 1) {
+        const changed = { ...tasks[(round * 7919) % tasks.length], etag: `"r${round}"` };
+        const added = taskOf(100_000 + round);
+        for (const task of [changed, added]) {
+          store.put(task);
+          changes.push(task);
+        }
+        await setImmediate();
+      }
+    })();
+    await writeResidentSnapshot(store, path, { sliceSlotCount: 500 });
+    isWriting = false;
+    await changing;
+    expect(changes.length).toBeGreaterThan(10);
+
+    const loaded = await readResidentSnapshot(path);
+    for (const task of changes) loaded.put(task);
+    expect(loaded.size).toBe(store.size);
+    const hashes = [...tasks, ...changes].map((task) => task.url_hash);
+    expect(
+      hashes.filter((urlHash) => loaded.table.slotOf(urlHash) !== store.table.slotOf(urlHash)),
+    ).toEqual([]);
+    const sampled = hashes.filter((_, index) => index % 7 === 0);
+    expect(sampled.map((urlHash) => loaded.get(urlHash))).toEqual(
+      sampled.map((urlHash) => store.get(urlHash)),
+    );
+    for (const domain of ['d0.example', 'd7.example', 'd330.example']) {
+      expect(loaded.indexes.dueSlots(domain, 1000)).toEqual(store.indexes.dueSlots(domain, 1000));
+    }
+    expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
   });
 
   it('refuses a damaged, torn or foreign file, and replaces a snapshot whole', async () => {

@@ -2,7 +2,8 @@ import type { UrlTaskDocument } from '../frontier-documents';
 import { ResidentUrlIndexes } from './resident-url-indexes';
 import {
   ResidentUrlTable,
-  type ResidentTableImage,
+  type ResidentCodeLists,
+  type ResidentSlice,
   type ResidentUrlTableOptions,
 } from './resident-url-table';
 
@@ -23,12 +24,13 @@ export class ResidentUrlStore {
     for (let slot = 0; slot < table.size; slot += 1) this.indexes.add(slot);
   }
 
-  /** A store holding a table's image (a snapshot's): the indexes are rebuilt from the documents. */
-  static fromImage(
-    image: ResidentTableImage,
+  /** A store of a snapshot's slices and code lists: the indexes are rebuilt from the documents. */
+  static fromSlices(
+    slices: Iterable<ResidentSlice>,
+    codeLists: ResidentCodeLists,
     options: ResidentUrlTableOptions = {},
   ): ResidentUrlStore {
-    return new ResidentUrlStore(options, ResidentUrlTable.fromImage(image, options));
+    return new ResidentUrlStore(options, ResidentUrlTable.fromSlices(slices, codeLists, options));
   }
 
   get size(): number {

@@ -55,6 +55,10 @@ const OBJECT_ID_WORDS = 2;
 const OBJECT_ID_WORD_COUNT = 4;
 const ID_WORD_COUNT = 6;
 
+/** Where the text columns sit in SlotChunk.columns (a slice rewrites their references). */
+const TEXT_AT_COLUMN = 5;
+const TEXT_BYTE_LENGTH_COLUMN = 6;
+
 class SlotChunk {
   readonly hashWords = new Uint32Array(CHUNK_SLOTS * 4);
   readonly domains = new Int32Array(CHUNK_SLOTS);
@@ -88,19 +92,23 @@ class SlotChunk {
 }
 
 /**
- * The table as a snapshot keeps it: the codes' strings, then every column of every chunk as far as
- * its slots are used, then the text arena's chunks. Typed arrays in the machine's byte order
- * (a snapshot says which, and is read back only on a machine of the same).
+ * A copy of slots [firstSlot, firstSlot + slotCount) as a snapshot keeps them: each column's bytes
+ * for those slots (typed arrays in the machine's byte order), and their text gathered into one
+ * buffer, the copied text references rewritten as offsets into it. A copy, not a view: the table
+ * goes on changing while a snapshot writes its slices.
  */
-export interface ResidentTableImage {
+export interface ResidentSlice {
+  firstSlot: number;
   slotCount: number;
+  columns: Uint8Array[];
+  text: Buffer;
+}
+
+/** The strings behind a table's codes, which a snapshot writes after its last slice. */
+export interface ResidentCodeLists {
   domainList: string[];
   urlStateList: string[];
   reasonList: string[];
-  textLiveByteCount: number;
-  /** Per chunk, its columns' bytes in SlotChunk.columns order. */
-  columnSections: Uint8Array[];
-  textSections: Uint8Array[];
 }
 
 /** A document the table cannot hold exactly (a bad url_hash, a time not in canonical form). */
@@ -162,73 +170,113 @@ export class ResidentUrlTable implements SlotHashes {
     return this.#arena.liveByteCount;
   }
 
+  /** Slots a slice of `firstSlot` may hold: it stays inside one chunk. */
+  static sliceSlotLimit(firstSlot: number): number {
+    return CHUNK_SLOTS - (firstSlot & SLOT_MASK);
+  }
+
+  /** Bytes of each column of a slice of `slotCount` slots, in the order slices hold them. */
+  static sliceColumnByteCounts(slotCount: number): number[] {
+    return new SlotChunk()
+      .columns()
+      .map(({ values, width }) => slotCount * width * values.BYTES_PER_ELEMENT);
+  }
+
   /**
-   * What a snapshot writes of the table (after compacting its text, so the image holds live text
-   * only). The sections are views of the table's memory: write them before the next put.
+   * A copy of up to `maxSlotCount` slots from `firstSlot` (within one chunk: see sliceSlotLimit),
+   * taken now; later puts change the table, not the slice.
    */
-  image(): ResidentTableImage {
-    this.#compactText();
-    const columnSections: Uint8Array[] = [];
-    this.#chunks.forEach((chunk, index) => {
-      const usedSlots = Math.min(CHUNK_SLOTS, this.#size - index * CHUNK_SLOTS);
-      for (const { values, width } of chunk.columns()) {
-        columnSections.push(
-          new Uint8Array(
-            values.buffer,
-            values.byteOffset,
-            usedSlots * width * values.BYTES_PER_ELEMENT,
-          ),
-        );
-      }
+  slice(firstSlot: number, maxSlotCount: number): ResidentSlice {
+    const slotCount = Math.min(
+      maxSlotCount,
+      ResidentUrlTable.sliceSlotLimit(firstSlot),
+      this.#size - firstSlot,
+    );
+    if (!(firstSlot >= 0 && slotCount > 0)) throw new RangeError(`no slots from ${firstSlot}`);
+    const chunk = this.#chunks[firstSlot >>> CHUNK_BITS];
+    const at = firstSlot & SLOT_MASK;
+    const columns = chunk.columns().map(({ values, width }) => {
+      const start = values.byteOffset + at * width * values.BYTES_PER_ELEMENT;
+      return new Uint8Array(
+        values.buffer.slice(start, start + slotCount * width * values.BYTES_PER_ELEMENT),
+      );
     });
+    // The text: gathered, and the copied references pointed into it.
+    const textAt = new Float64Array(columns[TEXT_AT_COLUMN].buffer);
+    const lengths = new Int32Array(columns[TEXT_BYTE_LENGTH_COLUMN].buffer);
+    let textByteCount = 0;
+    for (const length of lengths) if (length > 0) textByteCount += length;
+    const text = Buffer.allocUnsafe(textByteCount);
+    let offset = 0;
+    for (let t = 0; t < lengths.length; t += 1) {
+      if (lengths[t] < 0) continue;
+      this.#arena.copyTo(textAt[t], lengths[t], text, offset);
+      textAt[t] = offset;
+      offset += lengths[t];
+    }
+    return { firstSlot, slotCount, columns, text };
+  }
+
+  /** The strings behind the codes so far (codes only grow: these cover every slice taken before). */
+  codeLists(): ResidentCodeLists {
     return {
-      slotCount: this.#size,
       domainList: this.#domains.strings(),
       urlStateList: this.#states.strings(),
       reasonList: this.#reasons.strings(),
-      textLiveByteCount: this.#arena.liveByteCount,
-      columnSections,
-      textSections: this.#arena.writtenChunks(),
     };
   }
 
-  /** A table holding what `image` describes (its sections copied: the image may be released). */
-  static fromImage(
-    image: ResidentTableImage,
+  /**
+   * A table of the slices a snapshot wrote (every slot once, in order from 0) and the code lists it
+   * wrote after them. Refuses — ResidentValueError — slices that do not fit together.
+   */
+  static fromSlices(
+    slices: Iterable<ResidentSlice>,
+    codeLists: ResidentCodeLists,
     options: ResidentUrlTableOptions = {},
   ): ResidentUrlTable {
     const table = new ResidentUrlTable(options);
-    table.#domains = StringCodes.fromStrings(0x7fff_ffff, image.domainList);
-    table.#states = StringCodes.fromStrings(0xff, image.urlStateList);
-    table.#reasons = StringCodes.fromStrings(0xff, image.reasonList);
-    table.#arena = TextArena.fromChunks(
-      image.textSections.map((section) => Buffer.from(section)),
-      image.textLiveByteCount,
-    );
-    const chunkCount = Math.ceil(image.slotCount / CHUNK_SLOTS);
-    const columnCount = new SlotChunk().columns().length;
-    if (image.columnSections.length !== chunkCount * columnCount) {
+    table.#domains = StringCodes.fromStrings(0x7fff_ffff, codeLists.domainList);
+    table.#states = StringCodes.fromStrings(0xff, codeLists.urlStateList);
+    table.#reasons = StringCodes.fromStrings(0xff, codeLists.reasonList);
+    for (const slice of slices) table.#loadSlice(slice);
+    for (let slot = 0; slot < table.#size; slot += 1) table.#index.insert(slot);
+    return table;
+  }
+
+  #loadSlice({ firstSlot, slotCount, columns, text }: ResidentSlice): void {
+    const expected = ResidentUrlTable.sliceColumnByteCounts(slotCount);
+    if (
+      firstSlot !== this.#size ||
+      slotCount > ResidentUrlTable.sliceSlotLimit(firstSlot) ||
+      columns.length !== expected.length ||
+      columns.some((column, index) => column.byteLength !== expected[index])
+    ) {
       throw new ResidentValueError(
-        `a snapshot of ${image.slotCount} slots has ${image.columnSections.length} column sections`,
+        `a slice of ${slotCount} slots from slot ${firstSlot} does not follow slot ${this.#size - 1}`,
       );
     }
-    for (let index = 0; index < chunkCount; index += 1) {
-      const chunk = new SlotChunk();
-      const usedSlots = Math.min(CHUNK_SLOTS, image.slotCount - index * CHUNK_SLOTS);
-      chunk.columns().forEach(({ values, width }, column) => {
-        const section = image.columnSections[index * columnCount + column];
-        if (section.byteLength !== usedSlots * width * values.BYTES_PER_ELEMENT) {
-          throw new ResidentValueError(
-            `a snapshot's column section has ${section.byteLength} bytes`,
-          );
-        }
-        new Uint8Array(values.buffer, values.byteOffset, section.byteLength).set(section);
-      });
-      table.#chunks.push(chunk);
+    if (firstSlot >>> CHUNK_BITS >= this.#chunks.length) this.#chunks.push(new SlotChunk());
+    const chunk = this.#chunks[firstSlot >>> CHUNK_BITS];
+    const at = firstSlot & SLOT_MASK;
+    chunk.columns().forEach(({ values, width }, index) => {
+      const start = values.byteOffset + at * width * values.BYTES_PER_ELEMENT;
+      new Uint8Array(values.buffer, start, expected[index]).set(columns[index]);
+    });
+    // Text references are offsets into the slice's text, which the arena takes whole and in one
+    // piece (a chunk never splits an append): each becomes the text's start plus its offset.
+    const t0 = at * TEXT_COUNT;
+    for (let t = t0; t < t0 + slotCount * TEXT_COUNT; t += 1) {
+      const length = chunk.textByteLengths[t];
+      if (length >= 0 && !(chunk.textAt[t] >= 0 && chunk.textAt[t] + length <= text.length)) {
+        throw new ResidentValueError(`a slice's text reference runs past its text`);
+      }
     }
-    table.#size = image.slotCount;
-    for (let slot = 0; slot < image.slotCount; slot += 1) table.#index.insert(slot);
-    return table;
+    const textStart = this.#arena.appendBytes(text, 0, text.length);
+    for (let t = t0; t < t0 + slotCount * TEXT_COUNT; t += 1) {
+      if (chunk.textByteLengths[t] >= 0) chunk.textAt[t] += textStart;
+    }
+    this.#size = firstSlot + slotCount;
   }
 
   /** The slot of `urlHash`, or -1 when the table does not hold it. */

@@ -57,35 +57,30 @@ export class TextArena {
   /** Copies a string of `source` here, without decoding it; answers its reference here. */
   copyFrom(source: TextArena, reference: number, byteLength: number): number {
     const at = this.#reserve(byteLength);
-    const chunk = source.#chunks[Math.floor(reference / TextArena.CHUNK_BYTE_COUNT)];
-    const offset = reference % TextArena.CHUNK_BYTE_COUNT;
-    chunk.copy(
+    source.copyTo(
+      reference,
+      byteLength,
       this.#chunks[this.#chunks.length - 1],
       this.#usedInLast - byteLength,
-      offset,
-      offset + byteLength,
     );
     return at;
   }
 
-  /**
-   * The chunks as far as they are written: with `fromChunks`, what a snapshot keeps of the arena
-   * (references stay valid: a chunk keeps its place).
-   */
-  writtenChunks(): Buffer[] {
-    return this.#chunks.map((chunk, index) =>
-      index === this.#chunks.length - 1 ? chunk.subarray(0, this.#usedInLast) : chunk,
+  /** Appends `byteLength` bytes of `source` from `start` (text already encoded); its reference. */
+  appendBytes(source: Uint8Array, start: number, byteLength: number): number {
+    const at = this.#reserve(byteLength);
+    this.#chunks[this.#chunks.length - 1].set(
+      source.subarray(start, start + byteLength),
+      this.#usedInLast - byteLength,
     );
+    return at;
   }
 
-  /** An arena holding `chunks` as writtenChunks gave them; `liveByteCount` of their bytes in use. */
-  static fromChunks(chunks: readonly Buffer[], liveByteCount: number): TextArena {
-    const arena = new TextArena();
-    for (const chunk of chunks) arena.#chunks.push(chunk);
-    // The last chunk is full as far as appends go: the next string starts a new one.
-    arena.#usedInLast = chunks.length === 0 ? 0 : (chunks.at(-1) as Buffer).length;
-    arena.#liveByteCount = liveByteCount;
-    return arena;
+  /** Copies a string's bytes into `target` at `targetOffset`, without decoding it. */
+  copyTo(reference: number, byteLength: number, target: Uint8Array, targetOffset: number): void {
+    const chunk = this.#chunks[Math.floor(reference / TextArena.CHUNK_BYTE_COUNT)];
+    const offset = reference % TextArena.CHUNK_BYTE_COUNT;
+    target.set(chunk.subarray(offset, offset + byteLength), targetOffset);
   }
 
   /** Room for `byteLength` bytes at the end of the last chunk; answers where it starts. */
