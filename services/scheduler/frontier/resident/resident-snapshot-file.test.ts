@@ -122,6 +122,16 @@ describe('resident snapshot files', () => {
     expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
   });
 
+  it('writes and reads back an empty store', async () => {
+    const path = join(directory, 'snapshot');
+    await writeResidentSnapshot(new ResidentUrlStore(), path);
+    const loaded = await readResidentSnapshot(path);
+    expect(loaded.size).toBe(0);
+    const task = taskOf(1);
+    loaded.put(task);
+    expect(loaded.get(task.url_hash)).toEqual(task);
+  });
+
   it('refuses a damaged, torn or foreign file, and replaces a snapshot whole', async () => {
     const store = new ResidentUrlStore();
     for (let index = 0; index < 2000; index += 1) store.put(taskOf(index));

@@ -329,7 +329,10 @@ export class ResidentUrlTable implements SlotHashes {
     };
   }
 
-  /** Holds `task` — in a new slot, or over the one its url_hash has — and answers its slot. */
+  /**
+   * Holds `task` — in a new slot, or over the one its url_hash has — and answers its slot. A slot
+   * keeps the url it was first put with: a url_hash names one URL.
+   */
   put(task: UrlTaskDocument): number {
     // Everything that can refuse the document is checked before the slot changes.
     try {
