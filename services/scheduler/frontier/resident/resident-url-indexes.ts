@@ -25,21 +25,14 @@ class HeapPositions {
   }
 }
 
-/** The due index's order within a domain: priority_rank, then due_at, then url_hash. */
-class DueOrder implements SlotOrder {
+/** An index's order over the table's slots; every index keeps positions in the one HeapPositions. */
+abstract class IndexOrder implements SlotOrder {
   constructor(
     protected readonly table: ResidentUrlTable,
     private readonly positions: HeapPositions,
   ) {}
 
-  compare(left: number, right: number): number {
-    const table = this.table;
-    return (
-      table.priorityRankOf(left) - table.priorityRankOf(right) ||
-      table.dueAtMsOf(left) - table.dueAtMsOf(right) ||
-      table.compareHashes(left, right)
-    );
-  }
+  abstract compare(left: number, right: number): number;
 
   positionOf(slot: number): number {
     return this.positions.get(slot);
@@ -50,17 +43,29 @@ class DueOrder implements SlotOrder {
   }
 }
 
+/** The due index's order within a domain: priority_rank, then due_at, then url_hash. */
+class DueOrder extends IndexOrder {
+  compare(left: number, right: number): number {
+    const table = this.table;
+    return (
+      table.priorityRankOf(left) - table.priorityRankOf(right) ||
+      table.dueAtMsOf(left) - table.dueAtMsOf(right) ||
+      table.compareHashes(left, right)
+    );
+  }
+}
+
 /** Re-visits in due order, then url_hash. */
-class RevisitOrder extends DueOrder {
-  override compare(left: number, right: number): number {
+class RevisitOrder extends IndexOrder {
+  compare(left: number, right: number): number {
     const table = this.table;
     return table.dueAtMsOf(left) - table.dueAtMsOf(right) || table.compareHashes(left, right);
   }
 }
 
 /** URLs waiting for their domain's rule, by url_hash (as the waiting index's keys sort). */
-class WaitingOrder extends DueOrder {
-  override compare(left: number, right: number): number {
+class WaitingOrder extends IndexOrder {
+  compare(left: number, right: number): number {
     return this.table.compareHashes(left, right);
   }
 }
