@@ -12,12 +12,17 @@ const MS_PER_SECOND = 1000;
  * now plus each domain's interval, now plus the re-visit interval). Bounded: cleared when full.
  */
 const formatted = new Map<number, string>();
+const MS_AT_YEAR_1000 = Date.UTC(1000, 0, 1);
+const MS_AT_YEAR_10000 = Date.UTC(10000, 0, 1);
 const MAX_FORMATTED_SECONDS = 256;
 
 function formatWholeSeconds(wholeSecondsMs: number): string {
   let text = formatted.get(wholeSecondsMs);
   if (text === undefined) {
-    text = new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    text =
+      wholeSecondsMs >= MS_AT_YEAR_1000 && wholeSecondsMs < MS_AT_YEAR_10000
+        ? civilTimeTextOf(wholeSecondsMs)
+        : new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (formatted.size >= MAX_FORMATTED_SECONDS) formatted.clear();
     formatted.set(wholeSecondsMs, text);
   }
@@ -43,7 +48,7 @@ export function msOfTimeText(text: string): number {
 const ZERO = 0x30;
 
 /** The digits of `text` from `start` to `end` as a number; NaN when any is not a digit. */
-export function digitsAt(text: string, start: number, end: number): number {
+function digitsAt(text: string, start: number, end: number): number {
   let value = 0;
   for (let index = start; index < end; index += 1) {
     const digit = text.charCodeAt(index) - ZERO;
@@ -59,7 +64,7 @@ export function digitsAt(text: string, start: number, end: number): number {
  * take this way (years from 100 — Date.UTC reads 0–99 as 1900–1999 — and hours up to 23); anything
  * else, another format or hour 24, is left to Date.parse, so both ways give the same answer.
  */
-export function conventionalTimeMs(text: string): number | undefined {
+function conventionalTimeMs(text: string): number | undefined {
   if (
     text.length !== 20 ||
     text[4] !== '-' ||
@@ -93,4 +98,63 @@ export function conventionalTimeMs(text: string): number | undefined {
 
 export function ceilingToSecondMs(ms: number): number {
   return Math.ceil(ms / MS_PER_SECOND) * MS_PER_SECOND;
+}
+
+const MS_PER_DAY = 86_400_000;
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Unix ms of a stored time only when timeTextOf gives the very same text back (four-digit years from
+ * 1000, real calendar dates); NaN otherwise — for a store that keeps the number and must return the
+ * text exactly (the resident url table).
+ */
+export function exactMsOfTimeText(text: string): number {
+  // The layout and each field's range as time-text.ts reads stored times; then what Date.UTC
+  // would quietly roll over (the 31st of a short month) or write back differently (years < 1000).
+  const ms = conventionalTimeMs(text);
+  if (ms === undefined) return Number.NaN;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const monthDays = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  return year >= 1000 && day <= monthDays ? ms : Number.NaN;
+}
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
+}
+
+/**
+ * The text of whole-second Unix ms in years 1000–9999, by hand (days to a civil date after Howard
+ * Hinnant's `civil_from_days`): `toISOString` plus a replace costs several times more, and the
+ * resident store materializes up to seven times per document read.
+ */
+function civilTimeTextOf(ms: number): string {
+  const days = Math.floor(ms / MS_PER_DAY);
+  const secondOfDay = (ms - days * MS_PER_DAY) / 1000;
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(secondOfDay / 3600);
+  const minute = Math.floor((secondOfDay % 3600) / 60);
+  const second = secondOfDay % 60;
+  return `${year}-${twoDigits(month)}-${twoDigits(day)}T${twoDigits(hour)}:${twoDigits(minute)}:${twoDigits(second)}Z`;
 }

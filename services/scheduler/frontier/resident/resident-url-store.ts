@@ -41,14 +41,14 @@ export class ResidentUrlStore {
   put(task: UrlTaskDocument): number {
     const existing = this.table.slotOf(task.url_hash);
     if (existing < 0) {
-      const slot = this.table.put(task);
+      const slot = this.table.put(task, existing);
       this.indexes.add(slot);
       return slot;
     }
     // Out of its index while its fields change: a heap orders by the fields it reads.
     this.indexes.remove(existing);
     try {
-      this.table.put(task);
+      this.table.put(task, existing);
     } finally {
       // Back where its fields — the new ones, or the old ones when the put was refused — place it.
       this.indexes.add(existing);

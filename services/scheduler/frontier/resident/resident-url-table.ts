@@ -1,7 +1,7 @@
 import type { FailReason, UrlState } from '../wire-types';
 import type { ParkReason, UrlTaskDocument } from '../frontier-documents';
+import { exactMsOfTimeText, timeTextOf } from '../time-text';
 import { hexOfWords, readHexWords, readUrlHashWords } from '../url-hash-words';
-import { canonicalTimeOf, msOfCanonicalTime } from './canonical-time';
 import { StringCodes } from './string-codes';
 import { TextArena } from './text-arena';
 import { UrlSlotIndex, type SlotHashes } from './url-slot-index';
@@ -55,10 +55,6 @@ const OBJECT_ID_WORDS = 2;
 const OBJECT_ID_WORD_COUNT = 4;
 const ID_WORD_COUNT = 6;
 
-/** Where the text columns sit in SlotChunk.columns (a slice rewrites their references). */
-const TEXT_AT_COLUMN = 5;
-const TEXT_BYTE_LENGTH_COLUMN = 6;
-
 class SlotChunk {
   readonly hashWords = new Uint32Array(CHUNK_SLOTS * 4);
   readonly domains = new Int32Array(CHUNK_SLOTS);
@@ -68,10 +64,9 @@ class SlotChunk {
   readonly textAt = new Float64Array(CHUNK_SLOTS * TEXT_COUNT);
   readonly textByteLengths = new Int32Array(CHUNK_SLOTS * TEXT_COUNT);
 
-  static get byteCount(): number {
-    return (
-      CHUNK_SLOTS * (16 + 4 + NUMBER_COUNT * 8 + CODE_COUNT + ID_WORD_COUNT * 4 + TEXT_COUNT * 12)
-    );
+  /** Bytes the chunk's columns take. */
+  get byteCount(): number {
+    return this.columns().reduce((sum, { values }) => sum + values.byteLength, 0);
   }
 
   /** The columns, in the order a snapshot writes them, with each one's elements per slot. */
@@ -156,7 +151,9 @@ export class ResidentUrlTable implements SlotHashes {
   /** Bytes of memory the columns, the index and the text take (for logs and the operator). */
   get byteCount(): number {
     return (
-      this.#chunks.length * SlotChunk.byteCount + this.#index.byteCount + this.#arena.byteCount
+      this.#chunks.reduce((sum, chunk) => sum + chunk.byteCount, 0) +
+      this.#index.byteCount +
+      this.#arena.byteCount
     );
   }
 
@@ -202,8 +199,13 @@ export class ResidentUrlTable implements SlotHashes {
       );
     });
     // The text: gathered, and the copied references pointed into it.
-    const textAt = new Float64Array(columns[TEXT_AT_COLUMN].buffer);
-    const lengths = new Int32Array(columns[TEXT_BYTE_LENGTH_COLUMN].buffer);
+    const layout = chunk.columns();
+    const textAt = new Float64Array(
+      columns[layout.findIndex(({ values }) => values === chunk.textAt)].buffer,
+    );
+    const lengths = new Int32Array(
+      columns[layout.findIndex(({ values }) => values === chunk.textByteLengths)].buffer,
+    );
     let textByteCount = 0;
     for (const length of lengths) if (length > 0) textByteCount += length;
     const text = Buffer.allocUnsafe(textByteCount);
@@ -310,7 +312,7 @@ export class ResidentUrlTable implements SlotHashes {
       priority_rank: nullableNumber(numbers[n + PRIORITY_RANK]),
       seed_priority_rank: nullableNumber(numbers[n + SEED_PRIORITY_RANK]),
       priority_rank_offset: numbers[n + PRIORITY_RANK_OFFSET],
-      due_at: canonicalTimeOf(numbers[n + DUE_AT]),
+      due_at: timeTextOf(numbers[n + DUE_AT]),
       is_in_due_index: (chunk.codes[c + FLAGS] & IS_IN_DUE_INDEX_FLAG) !== 0,
       applied_lease_id: this.#idOf(chunk, at, APPLIED_LEASE_ID_TEXT),
       attempt_count: numbers[n + ATTEMPT_COUNT],
@@ -322,8 +324,8 @@ export class ResidentUrlTable implements SlotHashes {
       last_modified_at: nullableTime(numbers[n + LAST_MODIFIED_AT]),
       fetched_at: nullableTime(numbers[n + FETCHED_AT]),
       revisit_interval_seconds: nullableNumber(numbers[n + REVISIT_INTERVAL_SECONDS]),
-      discovered_at: canonicalTimeOf(numbers[n + DISCOVERED_AT]),
-      updated_at: canonicalTimeOf(numbers[n + UPDATED_AT]),
+      discovered_at: timeTextOf(numbers[n + DISCOVERED_AT]),
+      updated_at: timeTextOf(numbers[n + UPDATED_AT]),
       robots_rule_verified_at: nullableTime(numbers[n + ROBOTS_RULE_VERIFIED_AT]),
       last_rendered_at: nullableTime(numbers[n + LAST_RENDERED_AT]),
     };
@@ -331,9 +333,10 @@ export class ResidentUrlTable implements SlotHashes {
 
   /**
    * Holds `task` — in a new slot, or over the one its url_hash has — and answers its slot. A slot
-   * keeps the url it was first put with: a url_hash names one URL.
+   * keeps the url it was first put with: a url_hash names one URL. `knownSlot`: what slotOf
+   * answered for the url_hash just before (-1: none), when the caller had to look it up anyway.
    */
-  put(task: UrlTaskDocument): number {
+  put(task: UrlTaskDocument, knownSlot?: number): number {
     // Everything that can refuse the document is checked before the slot changes.
     try {
       readUrlHashWords(task.url_hash, this.#lookupWords);
@@ -344,7 +347,7 @@ export class ResidentUrlTable implements SlotHashes {
     const stateCode = this.#states.codeOf(task.url_state);
     const failReasonCode = this.#reasons.codeOf(task.fail_reason);
     const parkReasonCode = this.#reasons.codeOf(task.park_reason);
-    const existing = this.#index.find(this.#lookupWords, 0);
+    const existing = knownSlot ?? this.#index.find(this.#lookupWords, 0);
     const isNew = existing < 0;
     // A URL's domain comes with its URL and never changes: looked up by name (a hash of a string
     // new to the map, the largest cost of a put) only when it does.
@@ -573,11 +576,11 @@ function nullableNumber(value: number): number | null {
 }
 
 function nullableTime(ms: number): string | null {
-  return Number.isNaN(ms) ? null : canonicalTimeOf(ms);
+  return Number.isNaN(ms) ? null : timeTextOf(ms);
 }
 
 function timeMs(field: string, text: string): number {
-  const ms = msOfCanonicalTime(text);
+  const ms = exactMsOfTimeText(text);
   if (Number.isNaN(ms)) {
     throw new ResidentValueError(`${field} is not a time like 2026-08-15T07:47:52Z: ${text}`);
   }

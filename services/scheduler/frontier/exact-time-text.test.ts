@@ -1,8 +1,8 @@
-import { canonicalTimeOf, msOfCanonicalTime } from './canonical-time';
+import { exactMsOfTimeText, timeTextOf } from './time-text';
 
 const isoTextOf = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe('canonical times', () => {
+describe('exact times (timeTextOf and exactMsOfTimeText)', () => {
   it('reads and writes every kind of date exactly as Date does', () => {
     // Whole seconds from 1000 to 9999, at random, plus the edges of leap days and year turns.
     const samples = [
@@ -21,8 +21,8 @@ describe('canonical times', () => {
       samples.push(Math.floor((low + Math.random() * (high - low)) / 1000) * 1000);
     }
     const mismatches = samples.filter((ms) => {
-      const text = canonicalTimeOf(ms);
-      return text !== isoTextOf(ms) || msOfCanonicalTime(text) !== ms;
+      const text = timeTextOf(ms);
+      return text !== isoTextOf(ms) || exactMsOfTimeText(text) !== ms;
     });
     expect(mismatches).toEqual([]);
   });
@@ -41,6 +41,6 @@ describe('canonical times', () => {
     ['a sign', '+026-08-15T07:47:52Z'],
     ['a space for T', '2026-08-15 07:47:52Z'],
   ])('refuses %s', (_, text) => {
-    expect(msOfCanonicalTime(text)).toBeNaN();
+    expect(exactMsOfTimeText(text)).toBeNaN();
   });
 });
