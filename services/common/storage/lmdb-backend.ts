@@ -75,6 +75,12 @@ export interface LmdbBackendOptions {
    * (WriteBehindLmdbBackend), so the replay need not refuse it as owned by a running process.
    */
   isJournalClaimedByCaller?: boolean;
+  /**
+   * The caller replays the journal itself, after the open: a journal with resident rows is kept
+   * across restarts and replayed with their owner (resident-journal-replay.ts). Claimed journals
+   * only.
+   */
+  isJournalReplayedByCaller?: boolean;
 }
 
 /** LMDB's cumulative write figures since the environment opened (trackMetrics only). */
@@ -189,9 +195,11 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     warnOnceIfLmdbAddonIsDebugBuild();
     const backend = new LmdbBackend(directory, options);
     try {
-      await replayLeftoverJournal(directory, backend, {
-        isOwnedByCaller: options.isJournalClaimedByCaller,
-      });
+      if (options.isJournalReplayedByCaller !== true || options.isJournalClaimedByCaller !== true) {
+        await replayLeftoverJournal(directory, backend, {
+          isOwnedByCaller: options.isJournalClaimedByCaller,
+        });
+      }
     } catch (error) {
       await backend.close();
       throw error;

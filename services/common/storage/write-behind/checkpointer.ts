@@ -62,7 +62,8 @@ export interface CheckpointStatistics {
  */
 export class Checkpointer {
   #committedSequence = 0;
-  #checkpointedSequence = 0;
+  /** The newest sequence the journal was told to forget through. */
+  #removedThroughSequence = 0;
   #waitingVersionCount = 0;
   #oldestWaitingAtMs: number | undefined;
   #running: Promise<void> | undefined;
@@ -83,6 +84,12 @@ export class Checkpointer {
     private readonly overlay: WriteOverlay,
     private readonly settings: CheckpointSettings,
     private readonly onFailure: (error: unknown) => void,
+    /**
+     * How far the journal may forget once the store holds every row through `checkpointed`: a
+     * journal that also carries resident rows keeps what their owner's snapshot does not cover.
+     */
+    private readonly removableThrough: (checkpointed: number) => number = (checkpointed) =>
+      checkpointed,
   ) {}
 
   /** Journal record `sequence`, carrying `versionCount` row versions, is durable. */
@@ -182,12 +189,13 @@ export class Checkpointer {
       await Promise.all(applied);
       // Synced before the journal forgets them: a power loss must not lose what it held.
       await this.store.flushed();
-      if (throughSequence > this.#checkpointedSequence) {
-        await this.journal.removeThrough(throughSequence);
+      const removable = this.removableThrough(throughSequence);
+      if (removable > this.#removedThroughSequence) {
+        await this.journal.removeThrough(removable);
+        this.#removedThroughSequence = removable;
       }
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
       this.overlay.endCheckpoint();
-      this.#checkpointedSequence = throughSequence;
       this.statistics.checkpointCount += 1;
       this.statistics.versionCount += versionCount;
       this.statistics.rowWriteCount += taken.length;

@@ -11,6 +11,7 @@ import {
   SegmentFile,
   syncDirectory,
 } from './journal-segment-file';
+import type { KeptSegment } from './journal-tail';
 
 /** The journal's directory inside the store's. */
 export function journalDirectoryOf(storeDirectory: string): string {
@@ -54,7 +55,7 @@ interface Group {
  * checkpoint's sequence replay to the same rows again.
  */
 export class FileWriteJournal {
-  readonly #closed: Array<{ path: string; lastSequence: number }> = [];
+  readonly #closed: KeptSegment[] = [];
   #current: SegmentFile | undefined;
   #gathering: Group | undefined;
   /** Set by a failed write or sync: the file may end in part of a group, so nothing may follow. */
@@ -94,6 +95,22 @@ export class FileWriteJournal {
       );
     }
     return new FileWriteJournal(directory, syncMode, segmentBytes);
+  }
+
+  /**
+   * Opens `directory` to append after the segments a restart kept (readJournalCuttingTail, which
+   * cut their torn tail): the next record goes to a new segment, numbered on from theirs, and
+   * removeThrough deletes them as it does the segments this process writes.
+   */
+  static continuing(
+    directory: string,
+    syncMode: LmdbSyncMode,
+    kept: readonly KeptSegment[],
+    { segmentBytes = DEFAULT_SEGMENT_BYTES }: { segmentBytes?: number } = {},
+  ): FileWriteJournal {
+    const journal = new FileWriteJournal(directory, syncMode, segmentBytes);
+    journal.#closed.push(...kept);
+    return journal;
   }
 
   /** The records left in `directory`, oldest first, in whole groups up to the first damage. */
@@ -232,7 +249,7 @@ export class FileWriteJournal {
     if (current !== undefined && current.firstSequence <= sequence) this.#closeCurrent();
     let removedCount = 0;
     while (this.#closed.length > 0 && this.#closed[0].lastSequence <= sequence) {
-      const segment = this.#closed.shift() as { path: string };
+      const segment = this.#closed.shift() as KeptSegment;
       await rm(segment.path, { force: true });
       removedCount += 1;
     }

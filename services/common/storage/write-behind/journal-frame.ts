@@ -44,7 +44,18 @@ export interface JournalFrame {
  * never acknowledged, since a group is acknowledged once its one write() returned.
  */
 export function* wholeGroupsIn(bytes: Buffer): Generator<JournalFrame> {
-  let group: JournalFrame[] = [];
+  for (const { frames } of framedGroupsIn(bytes)) yield* frames;
+}
+
+/** A whole group of a segment file and the byte offset just past its last frame. */
+export interface FramedGroup {
+  frames: JournalFrame[];
+  endOffset: number;
+}
+
+/** wholeGroupsIn's groups one by one, each with where it ends (where a journal may be cut). */
+export function* framedGroupsIn(bytes: Buffer): Generator<FramedGroup> {
+  let frames: JournalFrame[] = [];
   let offset = 0;
   while (offset + FRAME_HEADER_BYTES <= bytes.length) {
     const end = offset + FRAME_HEADER_BYTES + bytes.readUInt32BE(offset);
@@ -52,11 +63,11 @@ export function* wholeGroupsIn(bytes: Buffer): Generator<JournalFrame> {
     const header = bytes.subarray(offset, offset + FRAME_HEADER_BYTES);
     const record = bytes.subarray(offset + FRAME_HEADER_BYTES, end);
     if (checksumOf(header, record) !== header.readUInt32BE(CHECKSUM_OFFSET)) return;
-    group.push({ sequence: header.readUIntBE(CHECKED_OFFSET, SEQUENCE_BYTES), record });
-    if ((header[FLAGS_OFFSET] & GROUP_END) !== 0) {
-      yield* group;
-      group = [];
-    }
+    frames.push({ sequence: header.readUIntBE(CHECKED_OFFSET, SEQUENCE_BYTES), record });
     offset = end;
+    if ((header[FLAGS_OFFSET] & GROUP_END) !== 0) {
+      yield { frames, endOffset: offset };
+      frames = [];
+    }
   }
 }

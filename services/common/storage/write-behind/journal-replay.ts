@@ -3,6 +3,7 @@ import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import type { StoredWrite } from './journal-record';
 import { assertJournalUnowned } from './journal-owner';
 import { readLegacyLmdbJournal, removeLegacyLmdbJournal } from './legacy-lmdb-journal';
+import { assertNoResidentRows } from './resident-rows';
 
 /** Writes per replay transaction: bounds one transaction's dirty pages. */
 const REPLAY_WRITES_PER_TRANSACTION = 50_000;
@@ -29,7 +30,8 @@ export class AmbiguousJournalError extends Error {
  * replayed.
  *
  * Unless `isOwnedByCaller` (a writer that claimed the journal first, journal-owner.ts), a journal a
- * running process owns is refused (JournalInUseError): replaying it would race its checkpoints.
+ * running process owns is refused (JournalInUseError): replaying it would race its checkpoints. A
+ * journal with resident rows is refused too (ResidentJournalError): only their owner replays it.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,
@@ -38,6 +40,8 @@ export async function replayLeftoverJournal(
 ): Promise<number> {
   const journalDirectory = journalDirectoryOf(storeDirectory);
   if (!isOwnedByCaller) assertJournalUnowned(journalDirectory);
+  // Resident rows live only in this journal and their owner's snapshot: emptying it would lose them.
+  assertNoResidentRows(journalDirectory);
   const legacy = await readLegacyLmdbJournal(journalDirectory);
   // Read through before writing: the journal holds a checkpoint or two of writes.
   const segments = [...FileWriteJournal.records(journalDirectory)];

@@ -31,8 +31,21 @@ import {
   type CheckpointStatistics,
 } from './checkpointer';
 import { claimJournal, releaseJournal } from './journal-owner';
-import { encodeJournalRecordWithLayout, type StoredWrite } from './journal-record';
+import {
+  encodeJournalRecordWithLayout,
+  type JournalRecordLayout,
+  type StoredWrite,
+} from './journal-record';
 import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
+import { replayResidentJournal } from './resident-journal-replay';
+import {
+  isResidentKey,
+  markResidentJournal,
+  rangeHoldsResidentKeys,
+  residentKeyPrefixOf,
+  ResidentRowReadError,
+  type ResidentRows,
+} from './resident-rows';
 import { overlayKeyOf, WriteOverlay, type RowVersion } from './write-overlay';
 
 export interface WriteBehindOptions extends LmdbBackendOptions {
@@ -44,6 +57,11 @@ export interface WriteBehindOptions extends LmdbBackendOptions {
   maxOverlayRowCount?: number;
   /** Where a failed checkpoint is reported; default process.emitWarning. */
   onCheckpointError?: (error: unknown) => void;
+  /**
+   * Rows journalled but held by their owner, not by the store (resident-rows.ts). A store opened
+   * with them once is opened with them always: its journal is marked, and kept across restarts.
+   */
+  residentRows?: ResidentRows;
 }
 
 /** What the write-behind layer holds and has done (metrics, benchmarks). */
@@ -80,6 +98,12 @@ const copyPayload: InPlaceDecoder<Buffer> = (bytes, start) => Buffer.from(bytes.
  *
  * A crash loses nothing acknowledged: the next open of the store — by any LmdbBackend — replays
  * the journal into the rows before anything else (journal-replay.ts).
+ *
+ * With `residentRows` (resident-rows.ts) the rows under one key prefix are journalled in the same
+ * records and groups but never enter the overlay or the store: their owner takes them once durable,
+ * and snapshots them itself. Such a journal is kept across restarts — cut after its last whole
+ * group, replayed with the owner (resident-journal-replay.ts), numbered on — and forgets a segment
+ * only once both a checkpoint and the owner's snapshot cover it.
  */
 export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly backendName = 'lmdb' as const;
@@ -92,7 +116,8 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   readonly #overlay = new WriteOverlay();
   readonly #checkpointer: Checkpointer;
   readonly #maxOverlayRowCount: number;
-  #lastSequence = 0;
+  readonly #residentRows: ResidentRows | undefined;
+  #lastSequence: number;
   readonly #backPressure = { backPressureWaitCount: 0, backPressureSeconds: 0 };
   /**
    * The newest append's outcome as the overlay took it: rejected once any append failed. It settles
@@ -109,8 +134,12 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     private readonly journalDirectory: string,
     checkpointSettings: CheckpointSettings,
     options: WriteBehindOptions,
+    lastSequence: number,
   ) {
     this.#maxOverlayRowCount = options.maxOverlayRowCount ?? 200_000;
+    this.#residentRows = options.residentRows;
+    this.#lastSequence = lastSequence;
+    const residentRows = this.#residentRows;
     const onCheckpointError =
       options.onCheckpointError ??
       ((error: unknown) => process.emitWarning(`write-behind checkpoint failed: ${String(error)}`));
@@ -123,6 +152,10 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
         this.#failure ??= error;
         onCheckpointError(error);
       },
+      // Segments holding resident rows stay until the owner's snapshot covers them too.
+      residentRows === undefined
+        ? undefined
+        : (checkpointed) => Math.min(checkpointed, residentRows.coveredThrough()),
     );
   }
 
@@ -137,6 +170,12 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     mkdirSync(journalDirectory, { recursive: true });
     // Claimed before the replay: from here on no other process replays this journal or writes it.
     claimJournal(journalDirectory);
+    const { residentRows } = options;
+    // A journal marked for resident rows is kept across restarts and replayed with their owner;
+    // one not marked yet holds none, and the store's open replays it into the rows and empties it
+    // as any other.
+    const isResidentJournal =
+      residentRows !== undefined && residentKeyPrefixOf(journalDirectory) !== undefined;
     let store: LmdbBackend | undefined;
     try {
       // Only checkpoints write the store, slice by slice over a few turns (Checkpointer): let
@@ -147,14 +186,29 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
         ...options,
         commitsWholeTurns: false,
         isJournalClaimedByCaller: true,
+        isJournalReplayedByCaller: isResidentJournal,
       });
-      const journal = FileWriteJournal.open(journalDirectory, options.syncMode ?? 'overlapping');
+      const syncMode = options.syncMode ?? 'overlapping';
+      let journal: FileWriteJournal;
+      let lastSequence = 0;
+      if (residentRows === undefined) {
+        journal = FileWriteJournal.open(journalDirectory, syncMode);
+      } else {
+        await markResidentJournal(journalDirectory, residentRows.keyPrefix);
+        const kept = await replayResidentJournal(journalDirectory, store, residentRows);
+        journal = FileWriteJournal.continuing(journalDirectory, syncMode, kept.segments);
+        // Numbering goes on from the newest record — or from the snapshot's, when checkpoints and
+        // snapshots let the journal delete every segment: a record numbered anew from 1 would be
+        // taken for one the snapshot covers.
+        lastSequence = Math.max(kept.lastSequence, residentRows.coveredThrough());
+      }
       return new WriteBehindLmdbBackend(
         store,
         journal,
         journalDirectory,
         checkpointSettings,
         options,
+        lastSequence,
       );
     } catch (error) {
       await store?.close();
@@ -184,6 +238,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   getDecodedMany<T>(keys: Buffer[], decode: InPlaceDecoder<T>): Array<T | undefined> {
     this.#assertOpen();
     keys.forEach(assertKey);
+    this.#assertNotResident(keys);
     if (this.#overlay.committedSize === 0) return this.store.getDecodedMany(keys, decode);
     const nowMs = Date.now();
     const values = new Array<T | undefined>(keys.length);
@@ -236,6 +291,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     this.#assertOpen();
     assertRange(range);
     if (Buffer.compare(range.start, range.end) >= 0) return;
+    this.#assertRangeNotResident(range);
     // Every key the range holds as this process sees it now: the rows, and newer versions here.
     const start = overlayKeyOf(range.start);
     const end = overlayKeyOf(range.end);
@@ -255,6 +311,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     this.#assertOpen();
     assertScanLimit(range.limit);
     assertRange(range);
+    this.#assertRangeNotResident(range);
     const nowMs = Date.now();
     const rows = this.store.liveRows(range, nowMs);
     if (this.#overlay.committedSize === 0) return take(rows, range.limit);
@@ -272,6 +329,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   ): Promise<CompareAndSwapOutcome> {
     this.#assertOpen();
     assertWrite({ key, value: next, ttlSeconds });
+    this.#assertNotResident([key]);
     // Decided synchronously on the newest issued version: no write of this process can land
     // between the comparison and the swap's place in the journal.
     const nowMs = Date.now();
@@ -332,10 +390,18 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   #write(writes: StoredWrite[]): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (writes.length === 0) return Promise.resolve();
+    const layout = encodeJournalRecordWithLayout(writes);
+    let split: ResidentSplit = { overlayLayout: layout, prepared: [] };
+    try {
+      // Before the sequence number is taken: a refused row refuses its batch and leaves no gap.
+      if (this.#residentRows !== undefined)
+        split = splitResident(writes, layout, this.#residentRows);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.#lastSequence += 1;
     const sequence = this.#lastSequence;
-    const layout = encodeJournalRecordWithLayout(writes);
-    const versions = this.#overlay.issue(sequence, layout);
+    const versions = this.#overlay.issue(sequence, split.overlayLayout);
     let appending: Promise<void>;
     try {
       appending = this.journal.append(sequence, layout.record);
@@ -347,6 +413,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
       if (own.status === 'fulfilled' && before.status === 'fulfilled') {
         this.#overlay.commit(versions);
         this.#checkpointer.committed(sequence, versions.length);
+        this.#applyResident(split.prepared, sequence);
         return;
       }
       const failed = [before, own].find(
@@ -381,6 +448,37 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     }
   }
 
+  /**
+   * Hands the owner its rows of a durable record, in sequence order (the overlay's order). It
+   * checked them when they were issued; should it throw anyway, its state and the journal may
+   * differ from here on, so the store takes no more writes (the journal replays on the next open).
+   */
+  #applyResident(prepared: unknown[], sequence: number): void {
+    try {
+      this.#residentRows?.apply(prepared, sequence);
+    } catch (error) {
+      this.#failure ??= error;
+      throw error;
+    }
+  }
+
+  #assertNotResident(keys: Buffer[]): void {
+    const residentRows = this.#residentRows;
+    if (residentRows === undefined) return;
+    for (const key of keys) {
+      if (isResidentKey(key, residentRows.keyPrefix)) {
+        throw new ResidentRowReadError(residentRows.keyPrefix);
+      }
+    }
+  }
+
+  #assertRangeNotResident(range: KeyRange): void {
+    const residentRows = this.#residentRows;
+    if (residentRows !== undefined && rangeHoldsResidentKeys(range, residentRows.keyPrefix)) {
+      throw new ResidentRowReadError(residentRows.keyPrefix);
+    }
+  }
+
   async #issuedSettled(): Promise<void> {
     await this.#lastAppend.catch(() => undefined);
   }
@@ -388,6 +486,39 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
   #assertOpen(): void {
     if (this.#isClosed) throw new Error('WriteBehindLmdbBackend is closed');
   }
+}
+
+/** A record's rows split between the overlay (a layout of the same bytes) and the resident rows. */
+interface ResidentSplit {
+  overlayLayout: JournalRecordLayout;
+  prepared: unknown[];
+}
+
+function splitResident(
+  writes: StoredWrite[],
+  layout: JournalRecordLayout,
+  residentRows: ResidentRows,
+): ResidentSplit {
+  const prepared: unknown[] = [];
+  const storeIndexes: number[] = [];
+  writes.forEach((write, index) => {
+    if (isResidentKey(write.key, residentRows.keyPrefix)) {
+      prepared.push(residentRows.prepare(write));
+    } else {
+      storeIndexes.push(index);
+    }
+  });
+  if (prepared.length === 0) return { overlayLayout: layout, prepared };
+  const pick = (starts: Int32Array) => Int32Array.from(storeIndexes, (index) => starts[index]);
+  return {
+    overlayLayout: {
+      record: layout.record,
+      keyStarts: pick(layout.keyStarts),
+      storedStarts: pick(layout.storedStarts),
+      storedEnds: pick(layout.storedEnds),
+    },
+    prepared,
+  };
 }
 
 function decodeLive<T>(
