@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const snapshotByteCount = await writeResidentSnapshot(store, snapshotPath);
     const snapshotWriteSeconds = (performance.now() - started) / 1000;
     started = performance.now();
-    const loaded = await readResidentSnapshot(snapshotPath);
+    const { store: loaded } = await readResidentSnapshot(snapshotPath);
     const snapshotReadSeconds = (performance.now() - started) / 1000;
     if (loaded.size !== store.size) throw new Error('the snapshot lost documents');
     log('  resident: snapshot written and read back');

@@ -40,7 +40,7 @@ export interface FrontierTables {
  * declared here (record-codec.ts: checked against CONVENTION.md once, no names on disk). Fields are
  * only ever appended, and nullable. The rest stay canonical JSON.
  */
-const urlTaskCodec = recordCodec<UrlTaskDocument>({
+export const urlTaskCodec = recordCodec<UrlTaskDocument>({
   url: 'text',
   url_hash: 'text',
   domain: 'text',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { UrlTaskDocument } from '../frontier/frontier-documents';
 import { newUrlTask } from '../frontier/url-task-factory';
 
@@ -18,4 +19,13 @@ export function queuedUrlTask(overrides: Partial<UrlTaskDocument> = {}): UrlTask
     FIXTURE_NOW_MS,
   );
   return { ...task, ...overrides };
+}
+
+/**
+ * A url_hash for the `index`-th fixture URL, its 32 hex digits spread as real ones are: the
+ * resident url_hash index and the known-URL set hash on the first word, so hashes counted up from
+ * zero would all collide there.
+ */
+export function spreadUrlHashOf(index: number): string {
+  return createHash('md5').update(String(index)).digest('hex');
 }

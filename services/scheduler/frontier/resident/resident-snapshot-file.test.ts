@@ -52,10 +52,11 @@ describe('resident snapshot files', () => {
     for (const task of tasks.slice(0, 5000)) store.put({ ...task, etag: `"new-${task.url_hash}"` });
     const latest = new Map(tasks.map((task) => [task.url_hash, store.get(task.url_hash)]));
     const path = join(directory, 'snapshot');
-    const byteCount = await writeResidentSnapshot(store, path);
+    const byteCount = await writeResidentSnapshot(store, path, { journalSequence: 41 });
     expect(readFileSync(path).length).toBe(byteCount);
+    expect((await readResidentSnapshot(path)).journalSequence).toBe(41);
 
-    const loaded = await readResidentSnapshot(path);
+    const { store: loaded } = await readResidentSnapshot(path);
     expect(loaded.size).toBe(store.size);
     expect(tasks.filter((task) => loaded.table.slotOf(task.url_hash) < 0)).toEqual([]);
     // Every seventh document compared whole — every kind the tasks cycle through (all 70,000 cost
@@ -105,7 +106,7 @@ describe('resident snapshot files', () => {
     await changing;
     expect(changes.length).toBeGreaterThan(10);
 
-    const loaded = await readResidentSnapshot(path);
+    const { store: loaded } = await readResidentSnapshot(path);
     for (const task of changes) loaded.put(task);
     expect(loaded.size).toBe(store.size);
     const hashes = [...tasks, ...changes].map((task) => task.url_hash);
@@ -125,7 +126,7 @@ describe('resident snapshot files', () => {
   it('writes and reads back an empty store', async () => {
     const path = join(directory, 'snapshot');
     await writeResidentSnapshot(new ResidentUrlStore(), path);
-    const loaded = await readResidentSnapshot(path);
+    const { store: loaded } = await readResidentSnapshot(path);
     expect(loaded.size).toBe(0);
     const task = taskOf(1);
     loaded.put(task);
@@ -154,6 +155,6 @@ describe('resident snapshot files', () => {
     writeFileSync(`${path}.tmp`, 'left by a crash');
     store.put(taskOf(5000));
     await writeResidentSnapshot(store, path);
-    expect((await readResidentSnapshot(path)).size).toBe(2001);
+    expect((await readResidentSnapshot(path)).store.size).toBe(2001);
   });
 });

@@ -16,7 +16,7 @@ import {
  *   per slice:  kind 1 (u32 LE) · header length (u32 LE) · header (JSON: first_slot, slot_count,
  *               text_byte_count) · each column's bytes for those slots · their text
  *   end:        kind 2 · trailer length · trailer (JSON: the code lists, slot and slice counts,
- *               the byte order)
+ *               the byte order, the journal sequence the snapshot covers)
  *   CRC-32 of everything before it (u32 LE)
  *
  * A slice is a copy of a range of slots taken in one turn of the event loop (ResidentUrlTable.slice),
@@ -52,6 +52,7 @@ interface SliceHeader {
 
 interface SnapshotTrailer {
   is_little_endian: boolean;
+  journal_sequence: number;
   slot_count: number;
   slice_count: number;
   domain_list: string[];
@@ -72,6 +73,28 @@ function recordParts(kind: number, header: object): Buffer[] {
   return [u32(kind), u32(headerBytes.length), headerBytes];
 }
 
+export interface ResidentSnapshotOptions {
+  /** Slots copied per turn. */
+  sliceSlotCount?: number;
+  /**
+   * The newest journal record whose effects the store held when the snapshot began: replay after
+   * a restart starts after it (resident-rows.ts, coveredThrough). Default 0.
+   */
+  journalSequence?: number;
+  /**
+   * Awaited after the last slice is written and before the file counts (synced and renamed): the
+   * write-behind store's flushed(), so that no snapshot holds a change whose journal record a power
+   * loss could still take — the keyspace rows of the same records would be lost with it.
+   */
+  beforeCommit?: () => Promise<void>;
+}
+
+/** A snapshot read back: the store, and the journal sequence it covers. */
+export interface ResidentSnapshot {
+  store: ResidentUrlStore;
+  journalSequence: number;
+}
+
 /**
  * Writes a snapshot of `store` to `path`: the slots it holds when called, a slice at a time with
  * the store free to change between slices; to a temporary file, synced, then renamed over `path`
@@ -81,7 +104,11 @@ function recordParts(kind: number, header: object): Buffer[] {
 export async function writeResidentSnapshot(
   store: ResidentUrlStore,
   path: string,
-  { sliceSlotCount = DEFAULT_SLICE_SLOT_COUNT }: { sliceSlotCount?: number } = {},
+  {
+    sliceSlotCount = DEFAULT_SLICE_SLOT_COUNT,
+    journalSequence = 0,
+    beforeCommit,
+  }: ResidentSnapshotOptions = {},
 ): Promise<number> {
   const temporaryPath = `${path}.tmp`;
   const file = await open(temporaryPath, 'w');
@@ -109,6 +136,7 @@ export async function writeResidentSnapshot(
     const codeLists = store.table.codeLists();
     const trailer: SnapshotTrailer = {
       is_little_endian: IS_LITTLE_ENDIAN,
+      journal_sequence: journalSequence,
       slot_count: endSlot,
       slice_count: sliceCount,
       domain_list: codeLists.domainList,
@@ -117,6 +145,7 @@ export async function writeResidentSnapshot(
     };
     await write(recordParts(END_RECORD, trailer));
     await write([u32(checksum)]);
+    await beforeCommit?.();
     await file.sync();
   } finally {
     await file.close();
@@ -135,7 +164,7 @@ export async function writeResidentSnapshot(
 export async function readResidentSnapshot(
   path: string,
   options: ResidentUrlTableOptions = {},
-): Promise<ResidentUrlStore> {
+): Promise<ResidentSnapshot> {
   const bytes = await readFile(path);
   const refuse = (reason: string) => new ResidentSnapshotError(path, reason);
   if (bytes.length < MAGIC.length + U32_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
@@ -179,7 +208,10 @@ export async function readResidentSnapshot(
         throw refuse(error.message);
       }
       if (store.size !== trailer.slot_count) throw refuse('its slices do not hold every slot');
-      return store;
+      if (!Number.isSafeInteger(trailer.journal_sequence) || trailer.journal_sequence < 0) {
+        throw refuse('it names no journal sequence');
+      }
+      return { store, journalSequence: trailer.journal_sequence };
     }
     if (kind !== SLICE_RECORD) throw refuse(`a record of unknown kind ${kind}`);
     const { first_slot, slot_count, text_byte_count } = header as SliceHeader;

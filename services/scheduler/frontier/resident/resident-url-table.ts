@@ -338,12 +338,7 @@ export class ResidentUrlTable implements SlotHashes {
    */
   put(task: UrlTaskDocument, knownSlot?: number): number {
     // Everything that can refuse the document is checked before the slot changes.
-    try {
-      readUrlHashWords(task.url_hash, this.#lookupWords);
-    } catch (error) {
-      throw new ResidentValueError((error as Error).message);
-    }
-    const numbers = this.#numbersOf(task);
+    const numbers = this.#checked(task);
     const stateCode = this.#states.codeOf(task.url_state);
     const failReasonCode = this.#reasons.codeOf(task.fail_reason);
     const parkReasonCode = this.#reasons.codeOf(task.park_reason);
@@ -375,6 +370,24 @@ export class ResidentUrlTable implements SlotHashes {
     this.#setText(chunk, at, ETAG_TEXT, task.etag, !isNew);
     this.#compactWhenWasteful();
     return slot;
+  }
+
+  /**
+   * Throws ResidentValueError when put would refuse `task`, changing nothing: for a caller that
+   * must know before it commits to the put (a write journalled before the store takes it).
+   */
+  assertStorable(task: UrlTaskDocument): void {
+    this.#checked(task);
+  }
+
+  /** The document's url_hash read into the lookup words and its numbers; refuses what put would. */
+  #checked(task: UrlTaskDocument): Float64Array {
+    try {
+      readUrlHashWords(task.url_hash, this.#lookupWords);
+    } catch (error) {
+      throw new ResidentValueError((error as Error).message);
+    }
+    return this.#numbersOf(task);
   }
 
   /** The code of the domain of the URL in `slot` (domainCodeOf answers the same for its name). */

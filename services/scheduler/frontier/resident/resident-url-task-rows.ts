@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { expiresAtMsOf, payloadOf } from '../../../common/storage/lmdb-value-envelope';
+import { TableLocation } from '../../../common/storage/storage-key';
+import type { StoredWrite } from '../../../common/storage/write-behind/journal-record';
+import type { ResidentRows } from '../../../common/storage/write-behind/resident-rows';
+import type { UrlTaskDocument } from '../frontier-documents';
+import { urlTaskCodec } from '../frontier-tables';
+import { readResidentSnapshot } from './resident-snapshot-file';
+import {
+  ResidentSnapshotSchedule,
+  residentSnapshotSettingsOf,
+  type ResidentSnapshotSettings,
+} from './resident-snapshot-schedule';
+import { ResidentUrlStore } from './resident-url-store';
+import { ResidentValueError } from './resident-url-table';
+
+/** Where the scheduler's url_task rows live in the keyspace (CONTRACT.md §五). */
+const URL_TASK_LOCATION = new TableLocation('scheduler', 'url_task');
+
+/** The snapshot file of the resident url_task rows, inside the store's directory. */
+export function residentUrlTaskSnapshotPathOf(storeDirectory: string): string {
+  return join(storeDirectory, 'resident', 'url_task.snapshot');
+}
+
+export interface ResidentUrlTaskOptions {
+  snapshot?: Partial<ResidentSnapshotSettings>;
+  /** Where a failed background snapshot is reported; default process.emitWarning. */
+  onSnapshotError?: (error: unknown) => void;
+}
+
+/**
+ * The scheduler's url_task rows as resident rows of its write-behind store (resident-rows.ts,
+ * docs/resident-frontier.md step 3): the frontier writes them through the keyspace as ever, the
+ * store journals them with the rest of each batch, and this owner holds them — decoded once, as
+ * they are issued, then put into the resident url store (and its indexes) once their record is
+ * durable. Its snapshots (ResidentSnapshotSchedule) let the journal forget them.
+ *
+ * A row it could not hold — a delete (url_task rows are never deleted), an expiry, a key that is
+ * not its document's url_hash, a document the store would refuse — refuses its batch before the
+ * journal takes it.
+ */
+export class ResidentUrlTaskRows implements ResidentRows<UrlTaskDocument> {
+  readonly keyPrefix = URL_TASK_LOCATION.prefixBytes;
+  readonly snapshots: ResidentSnapshotSchedule;
+
+  private constructor(
+    readonly store: ResidentUrlStore,
+    snapshotPath: string,
+    coveredThrough: number,
+    options: ResidentUrlTaskOptions,
+  ) {
+    this.snapshots = new ResidentSnapshotSchedule(
+      store,
+      snapshotPath,
+      coveredThrough,
+      residentSnapshotSettingsOf(options.snapshot),
+      options.onSnapshotError ??
+        ((error: unknown) => process.emitWarning(`resident snapshot failed: ${String(error)}`)),
+    );
+  }
+
+  /**
+   * The rows as the store's newest snapshot holds them (none before the first); open the
+   * write-behind store with them next, which replays the journal since, then call
+   * `snapshots.start`. A damaged snapshot is refused (ResidentSnapshotError), never half-read.
+   */
+  static async load(
+    storeDirectory: string,
+    options: ResidentUrlTaskOptions = {},
+  ): Promise<ResidentUrlTaskRows> {
+    const path = residentUrlTaskSnapshotPathOf(storeDirectory);
+    if (!existsSync(path)) return new ResidentUrlTaskRows(new ResidentUrlStore(), path, 0, options);
+    const { store, journalSequence } = await readResidentSnapshot(path);
+    return new ResidentUrlTaskRows(store, path, journalSequence, options);
+  }
+
+  prepare({ key, stored }: StoredWrite): UrlTaskDocument {
+    if (stored === undefined) throw new ResidentValueError('url_task rows are never deleted');
+    if (expiresAtMsOf(stored) !== 0) throw new ResidentValueError('url_task rows never expire');
+    const task = urlTaskCodec.decode(payloadOf(stored));
+    if (!URL_TASK_LOCATION.keyOf(task.url_hash).equals(key)) {
+      throw new ResidentValueError(`a url_task row under a key not its url_hash ${task.url_hash}`);
+    }
+    this.store.table.assertStorable(task);
+    return task;
+  }
+
+  apply(tasks: readonly UrlTaskDocument[], sequence: number): void {
+    for (const task of tasks) this.store.put(task);
+    this.snapshots.applied(sequence, tasks.length);
+  }
+
+  coveredThrough(): number {
+    return this.snapshots.coveredThrough;
+  }
+}
