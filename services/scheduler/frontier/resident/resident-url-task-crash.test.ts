@@ -115,8 +115,6 @@ async function expectEveryAcknowledgedWrite(
   }
 }
 
-const T0 = Date.now();
-const lap = (what: string) => process.stderr.write(`${what} ${Date.now() - T0}\n`);
 test('kill -9 mid-snapshot and mid-write, twice in a row, loses no acknowledged url_task', async () => {
   const directory = await mkdtemp(join(tmpdir(), 'resident-crash-'));
   try {
@@ -126,10 +124,8 @@ test('kill -9 mid-snapshot and mid-write, twice in a row, loses no acknowledged 
       signal: 'SIGKILL',
       errorOutput: '',
     });
-    lap('first killed');
     expect(first.acknowledged.size).toBe(CRASH_URL_COUNT);
     await expectEveryAcknowledgedWrite(directory, first.acknowledged);
-    lap('first checked');
 
     // Second run on what the first left — its journal kept and continued — killed mid-write.
     const second = await runAndKillWriter(directory, 1_000, 'mid-write', 12_000);
@@ -137,7 +133,6 @@ test('kill -9 mid-snapshot and mid-write, twice in a row, loses no acknowledged 
       signal: 'SIGKILL',
       errorOutput: '',
     });
-    lap('second killed');
     const both = new Map(first.acknowledged);
     for (const [index, version] of second.acknowledged) both.set(index, version);
     await expectEveryAcknowledgedWrite(directory, both);
