@@ -1,4 +1,5 @@
 import type { ResidentUrlTable } from './resident-url-table';
+import { shardBucketOf } from '../domain-shard';
 import { SlotHeap, type SlotOrder } from './slot-heap';
 
 /** Which ordering index a URL belongs in (index-placement.ts's placementOf, from its slot). */
@@ -75,23 +76,27 @@ class WaitingOrder extends IndexOrder {
  * url_waiting_index) for the resident url table (docs/resident-frontier.md, step 2): each URL in
  * the index its placement names, kept exactly — a URL is taken out of one and put into another as
  * its slot changes (the owner calls remove before and add after a put), never left behind as a
- * stale entry for readers to skip. Due and waiting queues are one heap per domain, the re-visits
- * one heap for the process: re-visits come due in due_at order across shard buckets, where the
- * keyspace layout orders them per bucket for the split across processes
- * (docs/frontier-sharding.md), which a process holding every bucket does not need.
+ * stale entry for readers to skip. Each is one heap per group of the keyspace index's keys: due
+ * and waiting URLs per domain, re-visits per shard bucket of their domain (domain-shard.ts), each
+ * heap in its index's key order — so a scan of the keyspace index and a walk of these heaps
+ * answer the same keys in the same order (resident-index-reads.ts).
  */
 export class ResidentUrlIndexes {
   readonly #positions = new HeapPositions();
   readonly #dueOrder: DueOrder;
   readonly #waitingOrder: WaitingOrder;
+  readonly #revisitOrder: RevisitOrder;
   readonly #dueByDomain = new Map<number, SlotHeap>();
   readonly #waitingByDomain = new Map<number, SlotHeap>();
-  readonly #revisits: SlotHeap;
+  /** Re-visit heaps by shard bucket number. */
+  readonly #revisitsByBucket = new Map<number, SlotHeap>();
+  /** Each domain code's shard bucket number, computed once. */
+  readonly #bucketByDomainCode: number[] = [];
 
   constructor(private readonly table: ResidentUrlTable) {
     this.#dueOrder = new DueOrder(table, this.#positions);
     this.#waitingOrder = new WaitingOrder(table, this.#positions);
-    this.#revisits = new SlotHeap(new RevisitOrder(table, this.#positions), 1024);
+    this.#revisitOrder = new RevisitOrder(table, this.#positions);
   }
 
   /** Where the URL in `slot` belongs, from its stored fields (placementOf's rules). */
@@ -140,19 +145,41 @@ export class ResidentUrlIndexes {
     return this.#domainHeap(this.#waitingByDomain, domain)?.firstSlots(count) ?? [];
   }
 
-  /** Up to `limit` re-visits due at `nowMs` or before, earliest first. */
-  revisitsDueBy(nowMs: number, limit: number): number[] {
-    const due: number[] = [];
-    for (const slot of this.#revisits.firstSlots(limit)) {
-      if (this.table.dueAtMsOf(slot) > nowMs) break;
-      due.push(slot);
-    }
-    return due;
+  /** The first `count` re-visits of shard bucket `bucket` (two hex digits), in due order. */
+  revisitSlots(bucket: string, count: number): number[] {
+    return this.#revisitsByBucket.get(bucketNumberOf(bucket))?.firstSlots(count) ?? [];
   }
 
   /** URLs waiting for a re-visit or a retry. */
   get revisitCount(): number {
-    return this.#revisits.size;
+    let count = 0;
+    for (const heap of this.#revisitsByBucket.values()) count += heap.size;
+    return count;
+  }
+
+  /**
+   * Visits the URLs of one group of an index — a domain's due or waiting URLs, a shard bucket's
+   * re-visits — in the keyspace index's key order, until `visit` answers false.
+   */
+  walk(index: ResidentIndexName, group: string, visit: (slot: number) => boolean): void {
+    const heap =
+      index === 'revisit'
+        ? this.#revisitsByBucket.get(bucketNumberOf(group))
+        : this.#domainHeap(index === 'due' ? this.#dueByDomain : this.#waitingByDomain, group);
+    heap?.walk(visit);
+  }
+
+  /** The groups of an index that hold any URL: domains, or shard buckets for re-visits. */
+  groups(index: ResidentIndexName): string[] {
+    if (index === 'revisit') {
+      return [...this.#revisitsByBucket]
+        .filter(([, heap]) => heap.size > 0)
+        .map(([bucket]) => bucketNameOf(bucket));
+    }
+    const heaps = index === 'due' ? this.#dueByDomain : this.#waitingByDomain;
+    return [...heaps]
+      .filter(([, heap]) => heap.size > 0)
+      .map(([code]) => this.table.domainOfCode(code));
   }
 
   #domainHeap(heaps: Map<number, SlotHeap>, domain: string): SlotHeap | undefined {
@@ -163,28 +190,61 @@ export class ResidentUrlIndexes {
   #heapOf(slot: number, placement: ResidentPlacement, isCreated: boolean): SlotHeap | undefined {
     switch (placement) {
       case 'due':
-        return this.#domainHeapOfSlot(this.#dueByDomain, this.#dueOrder, slot, isCreated);
+        return this.#heapIn(this.#dueByDomain, this.#dueOrder, this.#domainCodeOf(slot), isCreated);
       case 'waiting':
-        return this.#domainHeapOfSlot(this.#waitingByDomain, this.#waitingOrder, slot, isCreated);
+        return this.#heapIn(
+          this.#waitingByDomain,
+          this.#waitingOrder,
+          this.#domainCodeOf(slot),
+          isCreated,
+        );
       case 'revisit':
-        return this.#revisits;
+        return this.#heapIn(
+          this.#revisitsByBucket,
+          this.#revisitOrder,
+          this.#bucketOf(slot),
+          isCreated,
+        );
       default:
         return undefined;
     }
   }
 
-  #domainHeapOfSlot(
+  #domainCodeOf(slot: number): number {
+    return this.table.domainCodeOfSlot(slot);
+  }
+
+  #bucketOf(slot: number): number {
+    const code = this.table.domainCodeOfSlot(slot);
+    let bucket = this.#bucketByDomainCode[code];
+    if (bucket === undefined) {
+      bucket = bucketNumberOf(shardBucketOf(this.table.domainOf(slot)));
+      this.#bucketByDomainCode[code] = bucket;
+    }
+    return bucket;
+  }
+
+  #heapIn(
     heaps: Map<number, SlotHeap>,
     order: SlotOrder,
-    slot: number,
+    group: number,
     isCreated: boolean,
   ): SlotHeap | undefined {
-    const code = this.table.domainCodeOfSlot(slot);
-    let heap = heaps.get(code);
+    let heap = heaps.get(group);
     if (heap === undefined && isCreated) {
       heap = new SlotHeap(order);
-      heaps.set(code, heap);
+      heaps.set(group, heap);
     }
     return heap;
   }
+}
+
+export type ResidentIndexName = Exclude<ResidentPlacement, 'none'>;
+
+function bucketNumberOf(bucket: string): number {
+  return Number.parseInt(bucket, 16);
+}
+
+function bucketNameOf(bucket: number): string {
+  return bucket.toString(16).padStart(2, '0');
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { UrlTaskDocument } from '../frontier-documents';
 import { queuedUrlTask } from '../../testing/url-task-fixtures';
 import { placementOf } from '../index-placement';
+import { shardBucketOf } from '../domain-shard';
 import { timeTextOf } from '../time-text';
 import type { UrlState } from '../wire-types';
 import { ResidentUrlStore } from './resident-url-store';
@@ -65,17 +66,16 @@ describe('ResidentUrlStore', () => {
           keyspaceOrder(documents.values(), 'waiting', domain),
         );
       }
-      // Re-visits across buckets in due order (the keyspace orders them per shard bucket first).
-      const revisits = [...documents.values()]
-        .filter((task) => placementOf(task)?.indexName === 'revisit')
-        .sort((l, r) =>
-          l.due_at === r.due_at ? (l.url_hash < r.url_hash ? -1 : 1) : l.due_at < r.due_at ? -1 : 1,
-        );
+      // Re-visits per shard bucket in due order, as the keyspace index orders them.
+      const revisits = keyspaceOrder(documents.values(), 'revisit');
       expect(store.indexes.revisitCount).toBe(revisits.length);
-      const nowMs = Date.UTC(2026, 7, 15, 0, 0, 1);
-      expect(hashesOf(store.indexes.revisitsDueBy(nowMs, 10_000))).toEqual(
-        revisits.filter((task) => Date.parse(task.due_at) <= nowMs).map((task) => task.url_hash),
+      const buckets = [...new Set(DOMAINS.map(shardBucketOf))].sort();
+      expect(store.indexes.groups('revisit').sort()).toEqual(
+        buckets.filter((bucket) => store.indexes.revisitSlots(bucket, 1).length > 0),
       );
+      expect(
+        buckets.flatMap((bucket) => hashesOf(store.indexes.revisitSlots(bucket, 10_000))),
+      ).toEqual(revisits);
     }
     expect(store.indexes.dueSlots('unknown.example', 5)).toEqual([]);
   });

@@ -433,6 +433,11 @@ export class ResidentUrlTable implements SlotHashes {
     return this.#domains.textOf(this.#chunkOf(slot).domains[slot & SLOT_MASK]) as string;
   }
 
+  /** The domain a domain code stands for (domainCodeOf's inverse). */
+  domainOfCode(code: number): string {
+    return this.#domains.textOf(code) as string;
+  }
+
   /** The due time of the URL in `slot`, Unix ms. */
   dueAtMsOf(slot: number): number {
     return this.#chunkOf(slot).numbers[(slot & SLOT_MASK) * NUMBER_COUNT + DUE_AT];

@@ -1,3 +1,5 @@
+import { MinHeap } from '../min-heap';
+
 /** How a heap orders its slots, and where it remembers each slot's position. */
 export interface SlotOrder {
   /** Negative when `left` comes first, positive when `right` does; never 0 for two slots. */
@@ -62,37 +64,38 @@ export class SlotHeap {
     }
   }
 
-  /**
-   * The first `count` slots in order (fewer when the heap holds fewer), the heap unchanged: a
-   * walk down from the root that keeps the candidates — children of the slots taken — sorted, so
-   * it costs O(count²) for the few a lease asks for, whatever the heap's size.
-   */
+  /** The first `count` slots in order (fewer when the heap holds fewer), the heap unchanged. */
   firstSlots(count: number): number[] {
     const taken: number[] = [];
-    if (this.#size === 0 || count <= 0) return taken;
-    const candidates: number[] = [0]; // positions, kept in order of their slots
-    while (taken.length < count && candidates.length > 0) {
-      const position = candidates.shift() as number;
-      taken.push(this.#slots[position]);
-      for (const child of [2 * position + 1, 2 * position + 2]) {
-        if (child < this.#size) this.#insertCandidate(candidates, child);
-      }
-    }
+    if (count <= 0) return taken;
+    this.walk((slot) => taken.push(slot) < count);
     return taken;
+  }
+
+  /**
+   * Visits the slots in order, the heap unchanged, until `visit` answers false: a walk down from
+   * the root that keeps the candidates — the children of the slots visited — in a small heap of
+   * their own, so the first k cost O(k log k) whatever the heap's size (a lease asks for a few, a
+   * scan for up to a page).
+   */
+  walk(visit: (slot: number) => boolean): void {
+    if (this.#size === 0) return;
+    const slots = this.#slots;
+    const candidates = new MinHeap<number>(
+      (left, right) => this.order.compare(slots[left], slots[right]) < 0,
+    );
+    candidates.push(0);
+    for (let position = candidates.pop(); position !== undefined; position = candidates.pop()) {
+      if (!visit(slots[position])) return;
+      const child = 2 * position + 1;
+      if (child < this.#size) candidates.push(child);
+      if (child + 1 < this.#size) candidates.push(child + 1);
+    }
   }
 
   /** Every slot, in no particular order (for checks and counts). */
   *slots(): Generator<number> {
     for (let position = 0; position < this.#size; position += 1) yield this.#slots[position];
-  }
-
-  #insertCandidate(candidates: number[], position: number): void {
-    const slot = this.#slots[position];
-    let index = candidates.length;
-    while (index > 0 && this.order.compare(slot, this.#slots[candidates[index - 1]]) < 0) {
-      index -= 1;
-    }
-    candidates.splice(index, 0, position);
   }
 
   #siftUp(start: number, slot: number): void {
