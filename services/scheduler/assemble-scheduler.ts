@@ -8,7 +8,6 @@ import openApiDocument from '../../generated/scheduler/openapi.json';
 import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
 import type { ServiceDefinition } from '../common/service-host/run-service';
 import {
-  openStorageBackend,
   storageBackendSettingsFromEnvironment,
   type StorageBackendSettings,
 } from '../common/storage/open-storage-backend';
@@ -19,6 +18,8 @@ import { registerWriteBehindMetrics } from '../common/storage/write-behind/write
 import { systemClock, type Clock } from './frontier/clock';
 import { commitModeOf } from './frontier/commit-queue';
 import { Frontier } from './frontier/frontier';
+import { residentUrlTables } from './frontier/resident/resident-table-reads';
+import { isResidentUrlTasksFromEnvironment, openSchedulerStorage } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
@@ -49,7 +50,7 @@ export function schedulerServiceDefinition(
     apiDocument: openApiDocument,
     settingDefinitions: SCHEDULER_SETTINGS,
     assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
-      const openedBackend = await openStorageBackend(
+      const storage = await openSchedulerStorage(
         writingBehindUnlessTold(
           storageBackendSettingsFromEnvironment('scheduler', {
             ...environmentVariables,
@@ -57,7 +58,15 @@ export function schedulerServiceDefinition(
             STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
           }),
         ),
+        isResidentUrlTasksFromEnvironment(environmentVariables),
       );
+      const openedBackend = storage.backend;
+      if (storage.migratedUrlTaskCount > 0) {
+        logger.info(
+          { url_count: storage.migratedUrlTaskCount },
+          'url_task moved from LMDB into memory (resident snapshot written)',
+        );
+      }
       if (openedBackend instanceof WriteBehindLmdbBackend) {
         registerWriteBehindMetrics(registry, openedBackend);
       }
@@ -65,8 +74,13 @@ export function schedulerServiceDefinition(
       let stopDeprioritizing: () => void = () => undefined;
       let frontier: Frontier;
       try {
+        const keyspace = openServiceKeyspace('scheduler', backend);
         frontier = await Frontier.open({
-          keyspace: openServiceKeyspace('scheduler', backend),
+          keyspace,
+          urlTables:
+            storage.residentUrlTasks === undefined
+              ? undefined
+              : residentUrlTables(keyspace, storage.residentUrlTasks),
           clock: dependencies.clock ?? systemClock,
           settings: frontierSettingsOf(values),
           logger,
@@ -75,7 +89,7 @@ export function schedulerServiceDefinition(
           commitMode: commitModeOf(backend),
         });
       } catch (error) {
-        await backend.close();
+        await storage.close();
         throw error;
       }
       return {
@@ -97,7 +111,7 @@ export function schedulerServiceDefinition(
         stop: async () => {
           stopDeprioritizing();
           await frontier.stop();
-          await backend.close();
+          await storage.close();
         },
       };
     },

@@ -1,6 +1,11 @@
 import { jsonDocumentCodec, type DocumentCodec } from './document-codec';
 import { ReadonlyKeyspaceTable, KeyspaceTable, ReplicaKeyspaceTable } from './keyspace-table';
 import type { OrderedKeyValueBackend } from './ordered-key-value-backend';
+import {
+  ResidentTableStorage,
+  type ResidentTableReads,
+  type ResidentWrites,
+} from './resident-table-storage';
 import { assertServiceName, type ServiceName } from './service-name';
 import { StorageConventionError } from './storage-errors';
 import { TableLocation } from './storage-key';
@@ -54,14 +59,34 @@ export class ServiceKeyspace {
     return new ReplicaKeyspaceTable(this.#storageOf<T>(name, codec));
   }
 
+  /**
+   * A table whose reads its resident owner answers (resident-table-storage.ts): its rows are
+   * resident rows of a write-behind store (`through`), or an index the owner derives from them
+   * (`derived`: writes dropped).
+   */
+  residentTable<T>(
+    name: string,
+    codec: DocumentCodec<T>,
+    reads: ResidentTableReads<T>,
+    writes: ResidentWrites,
+  ): KeyspaceTable<T> {
+    return new KeyspaceTable(
+      new ResidentTableStorage<T>(this.#backend, this.#locationOf(name), codec, reads, writes),
+    );
+  }
+
   #storageOf<T>(name: string, codec: DocumentCodec<T>): TableStorage<T> {
+    return new TableStorage<T>(this.#backend, this.#locationOf(name), codec);
+  }
+
+  #locationOf(name: string): TableLocation {
     let location = this.#locations.get(name);
     if (location === undefined) {
       assertTableName(name);
       location = new TableLocation(this.service, name);
       this.#locations.set(name, location);
     }
-    return new TableStorage<T>(this.#backend, location, codec);
+    return location;
   }
 }
 

@@ -37,7 +37,7 @@ function assertTtlSeconds(ttlSeconds: number | undefined): void {
   }
 }
 
-function assertScanLimit(limit: number): void {
+export function assertScanLimit(limit: number): void {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SCAN_LIMIT) {
     throw new RangeError(
       `scan limit must be a whole number from 1 to ${MAX_SCAN_LIMIT}, got ${limit}`,

@@ -16,7 +16,7 @@ import { FrontierMutator } from './frontier-mutator';
 import type { FrontierSettings } from './frontier-settings';
 import { FrontierStore } from './frontier-store';
 import { FrontierSummaryView } from './frontier-summary';
-import { openFrontierTables, type FrontierTables } from './frontier-tables';
+import { openFrontierTables, type UrlTables, type FrontierTables } from './frontier-tables';
 import { LeaseAnswers } from './lease-answers';
 import { LeaseBook } from './lease-book';
 import { LeaseIssuer } from './lease-issuer';
@@ -48,6 +48,11 @@ export interface FrontierDependencies {
    * `phased` means the backend commits writes issued together as one transaction (LMDB).
    */
   commitMode: CommitMode;
+  /**
+   * url_task and its ordering indexes, when the store holds them in memory (residentUrlTables);
+   * default: the keyspace's own tables.
+   */
+  urlTables?: UrlTables;
 }
 
 /*
@@ -97,7 +102,7 @@ export interface FrontierParts {
  */
 export function assembleFrontier(dependencies: FrontierDependencies): FrontierParts {
   const { keyspace, clock, settings, logger } = dependencies;
-  const tables = openFrontierTables(keyspace);
+  const tables = openFrontierTables(keyspace, dependencies.urlTables);
   const rules = new RuleBook();
   const counters = new UrlStateCounters();
   const leases = new LeaseBook();

@@ -130,15 +130,19 @@ const reportStatusRecordCodec = recordCodec<ReportStatusRecordDocument>({
   status_count_list: listOf({ fetch_status: 'text', result_count: 'integer' }),
 });
 
-const EMPTY_INDEX_ENTRY_CODEC = recordCodec<IndexEntryDocument>({});
+export const EMPTY_INDEX_ENTRY_CODEC = recordCodec<IndexEntryDocument>({});
 
-export function openFrontierTables(keyspace: ServiceKeyspace): FrontierTables {
+/**
+ * The scheduler's tables in `keyspace`; url_task and its ordering indexes from `urlTables` when
+ * given (residentUrlTables: an embedded store holding them in memory, docs/resident-frontier.md).
+ */
+export function openFrontierTables(
+  keyspace: ServiceKeyspace,
+  urlTables: UrlTables = keyspaceUrlTables(keyspace),
+): FrontierTables {
   return {
     rules: keyspace.replicaTable('domain_rule_replica', domainRuleCodec),
-    urlTasks: keyspace.table('url_task', urlTaskCodec),
-    dueIndex: keyspace.table('url_due_index', EMPTY_INDEX_ENTRY_CODEC),
-    revisitIndex: keyspace.table('url_revisit_index', EMPTY_INDEX_ENTRY_CODEC),
-    waitingIndex: keyspace.table('url_waiting_index', EMPTY_INDEX_ENTRY_CODEC),
+    ...urlTables,
     leaseTasks: keyspace.table('lease_task', leaseTaskCodec),
     leaseResults: keyspace.table('lease_result', leaseResultCodec),
     leaseExpiryRecords: keyspace.table<LeaseExpiryRecordDocument>('lease_expiry_record'),
@@ -147,6 +151,21 @@ export function openFrontierTables(keyspace: ServiceKeyspace): FrontierTables {
     frontierRuntime: keyspace.table<FrontierRuntimeDocument>('frontier_runtime'),
     domainHealth: keyspace.table<DomainHealthDocument>('domain_health_runtime'),
     domainCandidates: keyspace.table<DomainCandidateDocument>('domain_candidate_task'),
+  };
+}
+
+/** url_task and its ordering indexes: the tables a resident store holds in memory. */
+export type UrlTables = Pick<
+  FrontierTables,
+  'urlTasks' | 'dueIndex' | 'revisitIndex' | 'waitingIndex'
+>;
+
+function keyspaceUrlTables(keyspace: ServiceKeyspace): UrlTables {
+  return {
+    urlTasks: keyspace.table('url_task', urlTaskCodec),
+    dueIndex: keyspace.table('url_due_index', EMPTY_INDEX_ENTRY_CODEC),
+    revisitIndex: keyspace.table('url_revisit_index', EMPTY_INDEX_ENTRY_CODEC),
+    waitingIndex: keyspace.table('url_waiting_index', EMPTY_INDEX_ENTRY_CODEC),
   };
 }
 

@@ -58,7 +58,12 @@ export async function startTestScheduler(
       '50',
       ...(options.flags ?? []),
     ],
-    { SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN, ...options.environment },
+    {
+      SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN,
+      // Lets a run of the suites hold url_task in memory (docs/resident-frontier.md).
+      SCHEDULER_RESIDENT_URL_TASKS: process.env.SCHEDULER_RESIDENT_URL_TASKS,
+      ...options.environment,
+    },
     { clock: options.clock, wrapBackend: options.wrapBackend },
   );
   return {

@@ -3,7 +3,8 @@ import { FileWriteJournal, journalDirectoryOf } from './file-write-journal';
 import type { StoredWrite } from './journal-record';
 import { assertJournalUnowned } from './journal-owner';
 import { readLegacyLmdbJournal, removeLegacyLmdbJournal } from './legacy-lmdb-journal';
-import { assertNoResidentRows } from './resident-rows';
+import { residentKeyPrefixOf } from './resident-rows';
+import { replayResidentJournal } from './resident-journal-replay';
 
 /** Writes per replay transaction: bounds one transaction's dirty pages. */
 const REPLAY_WRITES_PER_TRANSACTION = 50_000;
@@ -30,8 +31,12 @@ export class AmbiguousJournalError extends Error {
  * replayed.
  *
  * Unless `isOwnedByCaller` (a writer that claimed the journal first, journal-owner.ts), a journal a
- * running process owns is refused (JournalInUseError): replaying it would race its checkpoints. A
- * journal with resident rows is refused too (ResidentJournalError): only their owner replays it.
+ * running process owns is refused (JournalInUseError): replaying it would race its checkpoints.
+ *
+ * A journal with resident rows (resident-rows.ts) is not emptied: those rows live only there and
+ * in their owner's snapshot. Its other rows are written into the store, and the journal is left for
+ * the owner's next open — so a plain opener (a script, a test) reads the store as the owner left
+ * it, less the resident rows, which it does not hold.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,
@@ -40,8 +45,14 @@ export async function replayLeftoverJournal(
 ): Promise<number> {
   const journalDirectory = journalDirectoryOf(storeDirectory);
   if (!isOwnedByCaller) assertJournalUnowned(journalDirectory);
-  // Resident rows live only in this journal and their owner's snapshot: emptying it would lose them.
-  assertNoResidentRows(journalDirectory);
+  const residentPrefix = residentKeyPrefixOf(journalDirectory);
+  if (residentPrefix !== undefined) {
+    return replayKeepingResidentRows(
+      journalDirectory,
+      store,
+      Buffer.from(residentPrefix, 'latin1'),
+    );
+  }
   const legacy = await readLegacyLmdbJournal(journalDirectory);
   // Read through before writing: the journal holds a checkpoint or two of writes.
   const segments = [...FileWriteJournal.records(journalDirectory)];
@@ -75,4 +86,20 @@ export function appendedPrefixOf<T extends { sequence: number }>(records: T[]): 
     (record, index) => index > 0 && record.sequence !== records[index - 1].sequence + 1,
   );
   return gapAt === -1 ? records : records.slice(0, gapAt);
+}
+
+/** A plain open of a store with resident rows: every other row replayed, the journal kept. */
+async function replayKeepingResidentRows(
+  journalDirectory: string,
+  store: LmdbBackend,
+  keyPrefix: Buffer,
+): Promise<number> {
+  const journal = await replayResidentJournal(journalDirectory, store, {
+    keyPrefix,
+    prepare: () => undefined,
+    apply: () => undefined,
+    // The owner's snapshot is not read here: its rows are handed to nobody.
+    coveredThrough: () => Number.MAX_SAFE_INTEGER,
+  });
+  return journal.frames.length;
 }

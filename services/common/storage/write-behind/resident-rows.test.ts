@@ -125,7 +125,7 @@ test('a resident row its owner refuses refuses its whole batch, and the journal 
   await backendAgain.close();
 });
 
-test('a restart replays the resident rows after the snapshot to their owner, and the journal goes on', async () => {
+test('a restart replays the resident rows after the snapshot to their owner, even after a plain open', async () => {
   const owner = new MapResidentRows();
   const backend = await openWith(owner);
   await backend.putMany([{ key: key('res:a'), value: value('A1') }]);
@@ -141,8 +141,12 @@ test('a restart replays the resident rows after the snapshot to their owner, and
   await backend.close();
   expect(segmentNamesIn(directory).length).toBeGreaterThan(0);
 
-  // Only their owner may replay them: a plain opener would empty the journal and lose them.
-  await expect(LmdbBackend.open(directory)).rejects.toThrow(ResidentJournalError);
+  // A plain opener reads the other rows and keeps the journal: the resident rows are only there.
+  const plainOpener = await LmdbBackend.open(directory);
+  expect(text(await plainOpener.get(key('plain:p')))).toBe('P1');
+  expect(await plainOpener.get(key('res:a'))).toBeUndefined();
+  await plainOpener.close();
+  expect(segmentNamesIn(directory).length).toBeGreaterThan(0);
 
   const reopened = new MapResidentRows(snapshot);
   const backendAgain = await openWith(reopened);
@@ -266,4 +270,15 @@ test('a store first opened with resident rows replays its plain journal into the
     await rm(crashed, { recursive: true, force: true });
   }
   await plain.close();
+});
+
+test('a store keeps its resident rows under one prefix for good', async () => {
+  const backend = await openWith(new MapResidentRows());
+  await backend.close();
+  const other = Object.assign(new MapResidentRows(), { keyPrefix: key('other:') });
+  await expect(openWith(other)).rejects.toThrow(ResidentJournalError);
+  // Nor written behind without them: it would serve as if they never were.
+  await expect(
+    WriteBehindLmdbBackend.open(directory, { checkpoint: NO_CHECKPOINT }),
+  ).rejects.toThrow(ResidentJournalError);
 });

@@ -46,22 +46,23 @@ export class ResidentRowReadError extends Error {
   }
 }
 
-/** The store's journal holds resident rows, and the opener does not hold them. */
+/** The store's journal carries resident rows, and the opener to write it is not their owner. */
 export class ResidentJournalError extends Error {
   constructor(
     readonly journalDirectory: string,
     readonly keyPrefix: string,
   ) {
     super(
-      `the write journal ${journalDirectory} carries resident rows (keys under ` +
-        `${JSON.stringify(keyPrefix)}) that only their owner can replay: open this store with ` +
-        'them (the scheduler opens its own), not as a plain store',
+      `the write journal ${journalDirectory} carries resident rows under ` +
+        `${JSON.stringify(keyPrefix)}, held by their owner and its snapshots, not by the store: ` +
+        'open the store to write only with that owner (for the scheduler: ' +
+        'SCHEDULER_RESIDENT_URL_TASKS=on)',
     );
     this.name = 'ResidentJournalError';
   }
 }
 
-/** Marks a journal as one with resident rows, so that no plain opener replays and deletes it. */
+/** Marks a journal as one with resident rows, so that no plain opener deletes it after replay. */
 const MARKER_FILE = 'resident-rows';
 
 /** The resident key prefix the journal in `journalDirectory` is marked with, if any. */
@@ -87,12 +88,6 @@ export async function markResidentJournal(
   }
   writeFileSync(join(journalDirectory, MARKER_FILE), prefix, { encoding: 'latin1', flush: true });
   await syncDirectory(journalDirectory);
-}
-
-/** Throws ResidentJournalError when the journal in `journalDirectory` is marked. */
-export function assertNoResidentRows(journalDirectory: string): void {
-  const marked = residentKeyPrefixOf(journalDirectory);
-  if (marked !== undefined) throw new ResidentJournalError(journalDirectory, marked);
 }
 
 export function isResidentKey(key: Buffer, keyPrefix: Buffer): boolean {

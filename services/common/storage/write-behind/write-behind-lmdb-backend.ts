@@ -43,6 +43,7 @@ import {
   markResidentJournal,
   rangeHoldsResidentKeys,
   residentKeyPrefixOf,
+  ResidentJournalError,
   ResidentRowReadError,
   type ResidentRows,
 } from './resident-rows';
@@ -174,10 +175,14 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     // A journal marked for resident rows is kept across restarts and replayed with their owner;
     // one not marked yet holds none, and the store's open replays it into the rows and empties it
     // as any other.
-    const isResidentJournal =
-      residentRows !== undefined && residentKeyPrefixOf(journalDirectory) !== undefined;
+    const markedPrefix = residentKeyPrefixOf(journalDirectory);
+    const isResidentJournal = residentRows !== undefined && markedPrefix !== undefined;
     let store: LmdbBackend | undefined;
     try {
+      // Written behind without their owner, the store would serve as if those rows never were.
+      if (residentRows === undefined && markedPrefix !== undefined) {
+        throw new ResidentJournalError(journalDirectory, markedPrefix);
+      }
       // Only checkpoints write the store, slice by slice over a few turns (Checkpointer): let
       // lmdb-js commit them in as few transactions as its writer can take, not one per slice. At
       // 1M URLs and 16 workers that held the scheduler at 6,327 URLs/s, lease p99 97 ms, where one

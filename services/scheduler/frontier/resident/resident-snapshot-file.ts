@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { open, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResidentUrlStore } from './resident-url-store';
 import {
@@ -111,6 +111,7 @@ export async function writeResidentSnapshot(
   }: ResidentSnapshotOptions = {},
 ): Promise<number> {
   const temporaryPath = `${path}.tmp`;
+  await mkdir(dirname(path), { recursive: true });
   const file = await open(temporaryPath, 'w');
   let checksum = 0;
   let byteCount = 0;

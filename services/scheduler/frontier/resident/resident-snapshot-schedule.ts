@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { writeResidentSnapshot } from './resident-snapshot-file';
 import type { ResidentUrlStore } from './resident-url-store';
 
@@ -129,7 +127,6 @@ export class ResidentSnapshotSchedule {
     this.#rowsSinceStart = 0;
     this.#startedAtMs = Date.now();
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
       await writeResidentSnapshot(this.store, this.path, {
         journalSequence,
         beforeCommit: this.#flushed,

@@ -433,6 +433,11 @@ export class ResidentUrlTable implements SlotHashes {
     return this.#domains.textOf(this.#chunkOf(slot).domains[slot & SLOT_MASK]) as string;
   }
 
+  /** The url_hash of the URL in `slot`. */
+  urlHashOf(slot: number): string {
+    return hexOfWords(this.#chunkOf(slot).hashWords, (slot & SLOT_MASK) * 4, 4);
+  }
+
   /** The domain a domain code stands for (domainCodeOf's inverse). */
   domainOfCode(code: number): string {
     return this.#domains.textOf(code) as string;

@@ -1,0 +1,54 @@
+import { journalDirectoryOf } from '../../../common/storage/write-behind/file-write-journal';
+import { residentKeyPrefixOf } from '../../../common/storage/write-behind/resident-rows';
+import { LmdbBackend, type LmdbBackendOptions } from '../../../common/storage/lmdb-backend';
+import { prefixEnd } from '../../../common/storage/key-range';
+import { TableLocation } from '../../../common/storage/storage-key';
+import { urlTaskCodec } from '../frontier-tables';
+import { writeResidentSnapshot } from './resident-snapshot-file';
+import { ResidentUrlStore } from './resident-url-store';
+
+/** url_task and the indexes derived from it: what a resident store holds instead of LMDB. */
+const MIGRATED_TABLES = ['url_task', 'url_due_index', 'url_revisit_index', 'url_waiting_index'];
+
+/** Rows read per step: bounds the memory of one read transaction's page of rows. */
+const ROWS_PER_READ = 10_000;
+
+/**
+ * Moves a store's url_task rows into a resident snapshot when it is first opened with them
+ * resident (docs/resident-frontier.md, Migration): every url_task read from LMDB into a resident
+ * store, written as the first snapshot (covering no journal record: the journal is empty after
+ * the plain open's replay), then url_task and its three index tables deleted from LMDB. Runs
+ * before the journal is marked for resident rows, which is what says it is done: a crash before
+ * that runs it again, from rows still there (the snapshot is written again whole; the deletes
+ * come only after it is synced). Resolves to the number of url_tasks moved.
+ */
+export async function migrateUrlTasksToResident(
+  directory: string,
+  snapshotPath: string,
+  options: LmdbBackendOptions,
+): Promise<number> {
+  if (residentKeyPrefixOf(journalDirectoryOf(directory)) !== undefined) return 0;
+  const lmdb = await LmdbBackend.open(directory, options);
+  try {
+    const store = new ResidentUrlStore();
+    const { prefixBytes } = new TableLocation('scheduler', 'url_task');
+    const end = prefixEnd(prefixBytes);
+    let start = prefixBytes;
+    for (;;) {
+      const rows = await lmdb.scan({ start, end, limit: ROWS_PER_READ });
+      for (const { value } of rows) store.put(urlTaskCodec.decode(value));
+      if (rows.length < ROWS_PER_READ) break;
+      start = Buffer.concat([rows[rows.length - 1].key, Buffer.alloc(1)]);
+    }
+    if (store.size === 0) return 0;
+    await writeResidentSnapshot(store, snapshotPath, { journalSequence: 0 });
+    for (const table of MIGRATED_TABLES) {
+      const { prefixBytes: tablePrefix } = new TableLocation('scheduler', table);
+      await lmdb.deleteRange({ start: tablePrefix, end: prefixEnd(tablePrefix) });
+    }
+    await lmdb.flushed();
+    return store.size;
+  } finally {
+    await lmdb.close();
+  }
+}

@@ -1,0 +1,150 @@
+import { PrimaryKey } from '../../../common/storage/primary-key';
+import type {
+  ResidentScan,
+  ResidentTableReads,
+} from '../../../common/storage/resident-table-storage';
+import type { KeyspaceRow } from '../../../common/storage/keyspace-types';
+import type { IndexEntryDocument, UrlTaskDocument } from '../frontier-documents';
+import type { ServiceKeyspace } from '../../../common/storage/service-keyspace';
+import {
+  dueIndexKey,
+  EMPTY_INDEX_ENTRY,
+  EMPTY_INDEX_ENTRY_CODEC,
+  revisitIndexKey,
+  urlTaskCodec,
+  waitingIndexKey,
+  type UrlTables,
+} from '../frontier-tables';
+import { timeTextOf } from '../time-text';
+import type { ResidentIndexName } from './resident-url-indexes';
+import type { ResidentUrlStore } from './resident-url-store';
+
+/**
+ * url_task read from the resident url store. A page of a scan is a run of slots, resumed after
+ * the slot of the url_hash it ended on: every reader of url_task scans it whole (start-up's
+ * recount, the known-URL set), which the slots' order serves as well as the keys' and at no cost.
+ */
+export function residentUrlTaskReads(store: ResidentUrlStore): ResidentTableReads<UrlTaskDocument> {
+  return {
+    getMany: (primaryKeys) => primaryKeys.map((key) => store.get(key.parts[0])),
+    scan: ({ group, after, limit }) => {
+      if (group !== undefined) throw new RangeError('url_task is scanned whole');
+      const first = after === undefined ? 0 : store.table.slotOf(after.parts[0]) + 1;
+      if (after !== undefined && first === 0) {
+        throw new RangeError(`a url_task scan resumed after ${after.encoded}, which it never gave`);
+      }
+      const end = Math.min(store.size, first + limit);
+      const rows: Array<KeyspaceRow<UrlTaskDocument>> = [];
+      for (let slot = first; slot < end; slot += 1) {
+        const task = store.read(slot);
+        rows.push({ primaryKey: PrimaryKey.of(task.url_hash), value: task });
+      }
+      return { rows, hasMore: end < store.size };
+    },
+  };
+}
+
+/** Where each index's keys keep the url_hash (frontier-tables.ts: the index keys). */
+const URL_HASH_PART: Record<ResidentIndexName, number> = { due: 3, revisit: 2, waiting: 1 };
+
+/**
+ * One of url_task's ordering indexes read from the resident queues: the keys the keyspace index
+ * would hold — exactly the stored documents' placements, never a stale entry — in the same order,
+ * a domain's queue or a shard bucket at a time (ResidentUrlIndexes.walk), or the whole index group
+ * after group in key order.
+ */
+export function residentIndexReads(
+  store: ResidentUrlStore,
+  index: ResidentIndexName,
+): ResidentTableReads<IndexEntryDocument> {
+  const { table, indexes } = store;
+  const keyOf = (slot: number): PrimaryKey => {
+    const urlHash = table.urlHashOf(slot);
+    const domain = table.domainOf(slot);
+    switch (index) {
+      case 'due':
+        return dueIndexKey(
+          domain,
+          table.priorityRankOf(slot),
+          timeTextOf(table.dueAtMsOf(slot)),
+          urlHash,
+        );
+      case 'revisit':
+        return revisitIndexKey(domain, timeTextOf(table.dueAtMsOf(slot)), urlHash);
+      case 'waiting':
+        return waitingIndexKey(domain, urlHash);
+    }
+  };
+  const isEntry = (key: PrimaryKey): boolean => {
+    const slot = table.slotOf(key.parts[URL_HASH_PART[index]] ?? '');
+    return slot >= 0 && indexes.placementOf(slot) === index && keyOf(slot).equals(key);
+  };
+  const scanGroup = (
+    group: string,
+    after: PrimaryKey | undefined,
+    rows: Array<KeyspaceRow<IndexEntryDocument>>,
+    wanted: number,
+  ) => {
+    indexes.walk(index, group, (slot) => {
+      const key = keyOf(slot);
+      if (after === undefined || key.encoded > after.encoded) {
+        rows.push({ primaryKey: key, value: EMPTY_INDEX_ENTRY });
+      }
+      return rows.length < wanted;
+    });
+  };
+  return {
+    getMany: (primaryKeys) =>
+      primaryKeys.map((key) => (isEntry(key) ? EMPTY_INDEX_ENTRY : undefined)),
+    scan: ({ group, after, limit }: ResidentScan) => {
+      // One row past the page says whether another follows.
+      const wanted = limit + 1;
+      const rows: Array<KeyspaceRow<IndexEntryDocument>> = [];
+      if (group !== undefined) {
+        scanGroup(group, after, rows, wanted);
+      } else {
+        const afterGroup = after === undefined ? undefined : PrimaryKey.of(after.parts[0]).encoded;
+        const groups = indexes
+          .groups(index)
+          .map((name) => ({ name, encoded: PrimaryKey.of(name).encoded }))
+          .filter(({ encoded }) => afterGroup === undefined || encoded >= afterGroup)
+          .sort((left, right) => (left.encoded < right.encoded ? -1 : 1));
+        for (const { name } of groups) {
+          if (rows.length >= wanted) break;
+          scanGroup(name, after, rows, wanted);
+        }
+      }
+      return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+    },
+  };
+}
+
+/**
+ * url_task and its three ordering indexes on an embedded store whose url_task rows are resident
+ * (resident-url-task-rows.ts): url_task read from the resident store and written through the
+ * store's journal to it; the indexes read from its queues, their writes dropped — the queues
+ * follow every url_task the store takes. The frontier above them is unchanged.
+ */
+export function residentUrlTables(
+  keyspace: ServiceKeyspace,
+  resident: ResidentUrlStore,
+): UrlTables {
+  const index = (name: string, indexName: ResidentIndexName) =>
+    keyspace.residentTable(
+      name,
+      EMPTY_INDEX_ENTRY_CODEC,
+      residentIndexReads(resident, indexName),
+      'derived',
+    );
+  return {
+    urlTasks: keyspace.residentTable(
+      'url_task',
+      urlTaskCodec,
+      residentUrlTaskReads(resident),
+      'through',
+    ),
+    dueIndex: index('url_due_index', 'due'),
+    revisitIndex: index('url_revisit_index', 'revisit'),
+    waitingIndex: index('url_waiting_index', 'waiting'),
+  };
+}

@@ -1,0 +1,64 @@
+import {
+  openStorageBackend,
+  type StorageBackendSettings,
+} from '../common/storage/open-storage-backend';
+import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
+import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
+import type { ResidentUrlStore } from './frontier/resident/resident-url-store';
+
+/** The scheduler's store, and its url_task rows when they are held in memory. */
+export interface SchedulerStorage {
+  backend: OrderedKeyValueBackend;
+  /** The resident url_task rows (docs/resident-frontier.md); undefined when the keyspace has them. */
+  residentUrlTasks: ResidentUrlStore | undefined;
+  /** url_tasks this open moved from LMDB into memory (the first resident open of a store). */
+  migratedUrlTaskCount: number;
+  /** Closes the store — a resident one after a last snapshot, so the next start reads no journal. */
+  close(): Promise<void>;
+}
+
+/**
+ * Reads SCHEDULER_RESIDENT_URL_TASKS: `on` holds url_task and its ordering indexes in memory —
+ * journalled with the rest of each batch, snapshotted, never checkpointed into LMDB — on the
+ * embedded store written behind; `off` (the default for now) keeps them in the keyspace.
+ */
+export function isResidentUrlTasksFromEnvironment(environment: NodeJS.ProcessEnv): boolean {
+  const value = environment.SCHEDULER_RESIDENT_URL_TASKS?.trim();
+  if (!value) return false;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`SCHEDULER_RESIDENT_URL_TASKS must be "on" or "off", got "${value}"`);
+}
+
+export async function openSchedulerStorage(
+  settings: StorageBackendSettings,
+  isResidentUrlTasks: boolean,
+): Promise<SchedulerStorage> {
+  if (!isResidentUrlTasks) {
+    const backend = await openStorageBackend(settings);
+    return {
+      backend,
+      residentUrlTasks: undefined,
+      migratedUrlTaskCount: 0,
+      close: () => backend.close(),
+    };
+  }
+  if (settings.backendName !== 'lmdb' || settings.isWriteBehind !== true) {
+    throw new Error(
+      'SCHEDULER_RESIDENT_URL_TASKS=on needs the embedded store written behind ' +
+        '(STORAGE_BACKEND=lmdb, STORAGE_LMDB_WRITE_BEHIND on): on TiKV url_task stays in the keyspace',
+    );
+  }
+  const store = await openResidentUrlTaskStore(settings.dataDirectory, {
+    syncMode: settings.syncMode,
+    mapSizeBytes: settings.mapSizeBytes,
+  });
+  return {
+    backend: store.backend,
+    residentUrlTasks: store.urlTasks.store,
+    migratedUrlTaskCount: store.migratedCount,
+    close: async () => {
+      if (store.urlTasks.snapshots.hasUncoveredRows) await store.urlTasks.snapshots.snapshotNow();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { LmdbBackend } from '../common/storage/lmdb-backend';
+import { prefixEnd } from '../common/storage/key-range';
+import { TableLocation } from '../common/storage/storage-key';
+import { residentUrlTaskSnapshotPathOf } from './frontier/resident/resident-url-task-rows';
+import { doneResult, link, ruleFor } from './testing/contract-fixtures';
+import { seedUrls, urlCounts } from './testing/lease-helpers';
+import { ManualClock } from './testing/manual-clock';
+import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
+
+/** Rows LMDB holds under a scheduler table (read with a plain open of the stopped store). */
+async function rowCountOf(storeDirectory: string, table: string): Promise<number> {
+  const backend = await LmdbBackend.open(storeDirectory);
+  try {
+    const { prefixBytes } = new TableLocation('scheduler', table);
+    const rows = await backend.scan({
+      start: prefixBytes,
+      end: prefixEnd(prefixBytes),
+      limit: 1000,
+    });
+    return rows.length;
+  } finally {
+    await backend.close();
+  }
+}
+
+/**
+ * SCHEDULER_RESIDENT_URL_TASKS=on (docs/resident-frontier.md): url_task and its indexes held in
+ * memory, journalled and snapshotted. The service suites run in this mode too
+ * (`npm run test:resident-frontier`); this suite checks what only this mode has — the move of an
+ * existing store's url_tasks, where they live afterwards, and the way back refused.
+ */
+describe('url_task held in memory', () => {
+  const clock = new ManualClock();
+  let scheduler: TestScheduler | undefined;
+  let dataDirectory: string | undefined;
+  afterEach(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+    dataDirectory = undefined;
+  });
+
+  async function start(resident: 'on' | 'off'): Promise<TestScheduler> {
+    scheduler = await startTestScheduler({
+      clock,
+      dataDirectory,
+      flags: ['--domain-in-flight-cap', '10'],
+      environment: { SCHEDULER_RESIDENT_URL_TASKS: resident },
+    });
+    dataDirectory = scheduler.dataDirectory;
+    return scheduler;
+  }
+
+  async function stop(): Promise<void> {
+    await scheduler?.stop({ keepData: true });
+    scheduler = undefined;
+  }
+
+  it('moves a store’s url_tasks into memory once, serves them the same, and refuses to go back', async () => {
+    const { client } = await start('off');
+    await client.submitRules({ rule_list: [ruleFor('news.example'), ruleFor('blog.example')] });
+    await client.submitSeeds({ seed_list: seedUrls(['news.example', 'blog.example'], 4) });
+    const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 3 });
+    await client.reportLease({
+      lease_id: lease.lease_id,
+      worker_id: 'w1',
+      result_list: lease.task_list.map((task) =>
+        doneResult(task, { link_list: [link(`${task.url}/more`)] }),
+      ),
+    });
+    const before = await urlCounts(client);
+    expect(before).toMatchObject({ done: 3, queued: 8 });
+    await stop();
+    const storeDirectory = join(dataDirectory as string, 'scheduler');
+    expect(await rowCountOf(storeDirectory, 'url_task')).toBe(11);
+
+    const resident = await start('on');
+    expect(await urlCounts(resident.client)).toEqual(before);
+    // The five seeds still queued (the links found wait their turn, as on any store).
+    const leased = await resident.client.leaseTasks({ worker_id: 'w2', task_count: 50 });
+    const done = new Set(lease.task_list.map((task) => task.url_hash));
+    expect(leased.task_list).toHaveLength(5);
+    expect(leased.task_list.filter((task) => done.has(task.url_hash))).toEqual([]);
+    await stop();
+    // In the snapshot written at the stop, no longer in LMDB — nor their index entries.
+    expect(existsSync(residentUrlTaskSnapshotPathOf(storeDirectory))).toBe(true);
+    for (const table of ['url_task', 'url_due_index', 'url_revisit_index']) {
+      expect({ table, rows: await rowCountOf(storeDirectory, table) }).toEqual({ table, rows: 0 });
+    }
+
+    // Without them the store would serve an empty frontier: refused, with the reason.
+    await expect(start('off')).rejects.toThrow(/SCHEDULER_RESIDENT_URL_TASKS=on/);
+    const again = await start('on');
+    expect(await urlCounts(again.client)).toMatchObject({ done: 3, queued: 3, leased: 5 });
+  });
+});
