@@ -25,6 +25,8 @@ export interface ResidentTableReads<T> {
   getMany(primaryKeys: readonly PrimaryKey[]): Array<T | undefined>;
   /** One page after `after` (exclusive), at most `limit` rows, and whether more follow. */
   scan(options: ResidentScan): { rows: Array<KeyspaceRow<T>>; hasMore: boolean };
+  /** scan's keys alone, where the owner can give them without building documents. */
+  scanKeys?(options: ResidentScan): { keys: PrimaryKey[]; hasMore: boolean };
 }
 
 export interface ResidentScan {
@@ -82,12 +84,7 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
   }
 
   override async scan(options: ScanOptions): Promise<ScanPage<T>> {
-    assertScanLimit(options.limit);
-    const { rows, hasMore } = this.reads.scan({
-      group: groupOf(options, this.residentLocation),
-      after: options.after === undefined ? undefined : primaryKeyOf(options.after),
-      limit: options.limit,
-    });
+    const { rows, hasMore } = this.reads.scan(this.#residentScanOf(options));
     return {
       rows,
       nextAfter: hasMore && rows.length > 0 ? rows[rows.length - 1].primaryKey : null,
@@ -95,8 +92,18 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
   }
 
   override async scanKeys(options: ScanOptions): Promise<KeyPage> {
-    const { rows, nextAfter } = await this.scan(options);
-    return { keys: rows.map((row) => row.primaryKey), nextAfter };
+    const scan = this.#residentScanOf(options);
+    const { keys, hasMore } = this.reads.scanKeys?.(scan) ?? keysOf(this.reads.scan(scan));
+    return { keys, nextAfter: hasMore && keys.length > 0 ? keys[keys.length - 1] : null };
+  }
+
+  #residentScanOf(options: ScanOptions): ResidentScan {
+    assertScanLimit(options.limit);
+    return {
+      group: groupOf(options, this.residentLocation),
+      after: options.after === undefined ? undefined : primaryKeyOf(options.after),
+      limit: options.limit,
+    };
   }
 
   override async put(input: PrimaryKeyInput, value: T, options: WriteOptions = {}): Promise<void> {
@@ -140,6 +147,13 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
   override applyReplica(_changes: Array<ReplicaChange<T>>): Promise<void> {
     return Promise.reject(new ResidentTableError(this.residentLocation.tableName, 'applyReplica'));
   }
+}
+
+function keysOf<T>({ rows, hasMore }: { rows: Array<KeyspaceRow<T>>; hasMore: boolean }): {
+  keys: PrimaryKey[];
+  hasMore: boolean;
+} {
+  return { keys: rows.map((row) => row.primaryKey), hasMore };
 }
 
 function primaryKeyOf(input: PrimaryKeyInput): PrimaryKey {

@@ -25,21 +25,34 @@ import type { ResidentUrlStore } from './resident-url-store';
  * recount, the known-URL set), which the slots' order serves as well as the keys' and at no cost.
  */
 export function residentUrlTaskReads(store: ResidentUrlStore): ResidentTableReads<UrlTaskDocument> {
+  /** The slots of one page: from the one after `after`'s, `limit` of them at most. */
+  const pageOf = ({ group, after, limit }: ResidentScan) => {
+    if (group !== undefined) throw new RangeError('url_task is scanned whole');
+    const first = after === undefined ? 0 : store.table.slotOf(after.parts[0]) + 1;
+    if (after !== undefined && first === 0) {
+      throw new RangeError(`a url_task scan resumed after ${after.encoded}, which it never gave`);
+    }
+    return { first, end: Math.min(store.size, first + limit) };
+  };
   return {
     getMany: (primaryKeys) => primaryKeys.map((key) => store.get(key.parts[0])),
-    scan: ({ group, after, limit }) => {
-      if (group !== undefined) throw new RangeError('url_task is scanned whole');
-      const first = after === undefined ? 0 : store.table.slotOf(after.parts[0]) + 1;
-      if (after !== undefined && first === 0) {
-        throw new RangeError(`a url_task scan resumed after ${after.encoded}, which it never gave`);
-      }
-      const end = Math.min(store.size, first + limit);
+    scan: (scan) => {
+      const { first, end } = pageOf(scan);
       const rows: Array<KeyspaceRow<UrlTaskDocument>> = [];
       for (let slot = first; slot < end; slot += 1) {
         const task = store.read(slot);
         rows.push({ primaryKey: PrimaryKey.of(task.url_hash), value: task });
       }
       return { rows, hasMore: end < store.size };
+    },
+    // The known-URL set reads every url_hash at start-up: no document built for it.
+    scanKeys: (scan) => {
+      const { first, end } = pageOf(scan);
+      const keys: PrimaryKey[] = [];
+      for (let slot = first; slot < end; slot += 1) {
+        keys.push(PrimaryKey.of(store.table.urlHashOf(slot)));
+      }
+      return { keys, hasMore: end < store.size };
     },
   };
 }

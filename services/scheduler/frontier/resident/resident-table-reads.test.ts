@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LmdbBackend } from '../../../common/storage/lmdb-backend';
+import type { KeyspaceTable } from '../../../common/storage/keyspace-table';
+import { primaryKeyPrefix, type PrimaryKey } from '../../../common/storage/primary-key';
+import { openServiceKeyspace } from '../../../common/storage/service-keyspace';
+import { shardBucketOf } from '../domain-shard';
+import type { IndexEntryDocument, UrlTaskDocument } from '../frontier-documents';
+import { EMPTY_INDEX_ENTRY, openFrontierTables, type FrontierTables } from '../frontier-tables';
+import { placementOf } from '../index-placement';
+import { queuedUrlTask } from '../../testing/url-task-fixtures';
+import { timeTextOf } from '../time-text';
+import type { UrlState } from '../wire-types';
+import { residentUrlTables } from './resident-table-reads';
+import { ResidentUrlStore } from './resident-url-store';
+
+const DOMAINS = ['a.example', 'b.example', 'c.example', 'd.example', 'e.example'];
+const STATES: UrlState[] = ['queued', 'queued', 'done', 'waiting_for_rule', 'failed'];
+const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)];
+
+function randomTask(index: number): UrlTaskDocument {
+  const state = pick(STATES);
+  const domain = pick(DOMAINS);
+  return queuedUrlTask({
+    url: `https://${domain}/${index}`,
+    url_hash: randomBytes(16).toString('hex'),
+    domain,
+    url_state: state,
+    priority_rank: state === 'waiting_for_rule' ? null : pick([0, 5, 10, 10_000]),
+    due_at: timeTextOf(Date.UTC(2026, 7, 15) + pick([0, 1, 2, 3600]) * 1000),
+    is_in_due_index: Math.random() < 0.7,
+  });
+}
+
+/** Every key of a scan, read in pages of `pageSize` — each page resumed after the last key. */
+async function keysOf(
+  table: KeyspaceTable<unknown>,
+  pageSize: number,
+  prefix?: string,
+): Promise<string[]> {
+  const keys: string[] = [];
+  let after: PrimaryKey | undefined;
+  for (;;) {
+    const page = await table.scanKeys({
+      prefix: prefix === undefined ? undefined : primaryKeyPrefix(prefix),
+      after,
+      limit: pageSize,
+    });
+    keys.push(...page.keys.map((key) => key.encoded));
+    if (page.nextAfter === null) return keys;
+    after = page.nextAfter;
+  }
+}
+
+describe('the keyspace tables read from the resident store', () => {
+  let directory: string;
+  let backend: LmdbBackend;
+  let keyspaceTables: FrontierTables;
+  let residentTables: FrontierTables;
+  const tasks = Array.from({ length: 600 }, (_, index) => randomTask(index));
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'resident-reads-'));
+    backend = await LmdbBackend.open(directory);
+    const keyspace = openServiceKeyspace('scheduler', backend);
+    keyspaceTables = openFrontierTables(keyspace);
+    const store = new ResidentUrlStore();
+    residentTables = openFrontierTables(keyspace, residentUrlTables(keyspace, store));
+    // The keyspace's tables as the frontier keeps them: each document and its one index entry.
+    for (const task of tasks) {
+      store.put(task);
+      await keyspaceTables.urlTasks.put(task.url_hash, task);
+      const placement = placementOf(task);
+      if (placement === undefined) continue;
+      const index: KeyspaceTable<IndexEntryDocument> = {
+        due: keyspaceTables.dueIndex,
+        revisit: keyspaceTables.revisitIndex,
+        waiting: keyspaceTables.waitingIndex,
+      }[placement.indexName];
+      await index.put(placement.key, EMPTY_INDEX_ENTRY);
+    }
+  });
+  afterAll(async () => {
+    await backend.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const indexes = ['dueIndex', 'revisitIndex', 'waitingIndex'] as const;
+
+  it.each(indexes)(
+    '%s: the same keys in the same order, a group or the whole index, page by page',
+    async (name) => {
+      const groups = name === 'revisitIndex' ? [...new Set(DOMAINS.map(shardBucketOf))] : DOMAINS;
+      for (const group of [...groups, 'unknown.example']) {
+        for (const pageSize of [1, 3, 1000]) {
+          expect(await keysOf(residentTables[name], pageSize, group)).toEqual(
+            await keysOf(keyspaceTables[name], pageSize, group),
+          );
+        }
+      }
+      for (const pageSize of [7, 10_000]) {
+        const whole = await keysOf(keyspaceTables[name], pageSize);
+        expect(whole.length).toBeGreaterThan(10);
+        expect(await keysOf(residentTables[name], pageSize)).toEqual(whole);
+      }
+    },
+  );
+
+  it('answers an index entry by key only while its document is placed there', async () => {
+    const [placed] = tasks.filter((task) => placementOf(task)?.indexName === 'due');
+    const key = placementOf(placed)?.key as PrimaryKey;
+    expect(await residentTables.dueIndex.hasMany([key])).toEqual([true]);
+    const stale = placementOf({ ...placed, priority_rank: 77 })?.key as PrimaryKey;
+    expect(await residentTables.dueIndex.getMany([stale, key])).toEqual([
+      undefined,
+      EMPTY_INDEX_ENTRY,
+    ]);
+  });
+
+  it('reads url_task by url_hash, and scans it whole in pages with every url_hash once', async () => {
+    const sample = tasks.slice(0, 20).map((task) => task.url_hash);
+    expect(await residentTables.urlTasks.getMany(sample)).toEqual(
+      await keyspaceTables.urlTasks.getMany(sample),
+    );
+    expect(await residentTables.urlTasks.hasMany(['0'.repeat(32), 'not-a-hash'])).toEqual([
+      false,
+      false,
+    ]);
+    const scanned = await keysOf(residentTables.urlTasks, 64);
+    expect(scanned.sort()).toEqual((await keysOf(keyspaceTables.urlTasks, 1000)).sort());
+    const rows: string[] = [];
+    let after: PrimaryKey | undefined;
+    for (;;) {
+      const page = await residentTables.urlTasks.scan({ after, limit: 250 });
+      rows.push(...page.rows.map((row) => row.value.url_hash));
+      if (page.nextAfter === null) break;
+      after = page.nextAfter;
+    }
+    expect(rows.sort()).toEqual(scanned);
+  });
+
+  it('drops writes to the indexes and refuses what it cannot answer', async () => {
+    const before = await keysOf(residentTables.dueIndex, 1000);
+    const [task] = tasks;
+    await residentTables.dueIndex.put(placementOf(task)?.key ?? task.url_hash, EMPTY_INDEX_ENTRY);
+    expect(await keysOf(residentTables.dueIndex, 1000)).toEqual(before);
+    await expect(residentTables.dueIndex.scanKeys({ prefix: 'a.exa', limit: 10 })).rejects.toThrow(
+      /partial or multi-part prefix/,
+    );
+    await expect(
+      residentTables.urlTasks.update(task.url_hash, (current) => current),
+    ).rejects.toThrow(/resident/);
+  });
+});
