@@ -4,13 +4,13 @@ import {
 } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
-import type { ResidentUrlStore } from './frontier/resident/resident-url-store';
+import type { ResidentUrlTaskRows } from './frontier/resident/resident-url-task-rows';
 
 /** The scheduler's store, and its url_task rows when they are held in memory. */
 export interface SchedulerStorage {
   backend: OrderedKeyValueBackend;
   /** The resident url_task rows (docs/resident-frontier.md); undefined when the keyspace has them. */
-  residentUrlTasks: ResidentUrlStore | undefined;
+  residentUrlTasks: ResidentUrlTaskRows | undefined;
   /** url_tasks this open moved from LMDB into memory (the first resident open of a store). */
   migratedUrlTaskCount: number;
   /** Closes the store — a resident one after a last snapshot, so the next start reads no journal. */
@@ -54,7 +54,7 @@ export async function openSchedulerStorage(
   });
   return {
     backend: store.backend,
-    residentUrlTasks: store.urlTasks.store,
+    residentUrlTasks: store.urlTasks,
     migratedUrlTaskCount: store.migratedCount,
     close: async () => {
       if (store.urlTasks.snapshots.hasUncoveredRows) await store.urlTasks.snapshots.snapshotNow();

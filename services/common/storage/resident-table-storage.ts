@@ -10,7 +10,7 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './keyspace-types';
-import type { OrderedKeyValueBackend } from './ordered-key-value-backend';
+import type { KeyValueWrite, OrderedKeyValueBackend } from './ordered-key-value-backend';
 import { PrimaryKey, type PrimaryKeyInput } from './primary-key';
 import type { TableLocation } from './storage-key';
 import { assertScanLimit, TableStorage, type PreparedWrites } from './table-storage';
@@ -27,6 +27,11 @@ export interface ResidentTableReads<T> {
   scan(options: ResidentScan): { rows: Array<KeyspaceRow<T>>; hasMore: boolean };
   /** scan's keys alone, where the owner can give them without building documents. */
   scanKeys?(options: ResidentScan): { keys: PrimaryKey[]; hasMore: boolean };
+  /**
+   * Told of each row this table encodes to write (`through`): the owner may take the document as
+   * it is when the same bytes reach it from the journal, instead of decoding them back.
+   */
+  encoded?(key: Buffer, value: T, payload: Buffer): void;
 }
 
 export interface ResidentScan {
@@ -112,6 +117,12 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
 
   override async putMany(rows: Array<KeyspaceWrite<T>>): Promise<void> {
     if (this.writes === 'through') await super.putMany(rows);
+  }
+
+  protected override toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
+    const write = super.toWrite(row);
+    this.reads.encoded?.(write.key, row.value, write.value);
+    return write;
   }
 
   override prepare(puts: Array<KeyspaceWrite<T>>, deletes: PrimaryKeyInput[]): PreparedWrites {

@@ -270,7 +270,7 @@ export class TableStorage<T> {
     await Promise.all([this.putMany(upserts), this.deleteMany(deletions)]);
   }
 
-  private toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
+  protected toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
     assertTtlSeconds(row.ttlSeconds);
     const key = this.location.keyOf(row.primaryKey);
     let value: Buffer;

@@ -17,14 +17,18 @@ import {
 } from '../frontier-tables';
 import { timeTextOf } from '../time-text';
 import type { ResidentIndexName } from './resident-url-indexes';
-import type { ResidentUrlStore } from './resident-url-store';
+import { ResidentUrlStore } from './resident-url-store';
+import type { ResidentUrlTaskRows } from './resident-url-task-rows';
 
 /**
  * url_task read from the resident url store. A page of a scan is a run of slots, resumed after
  * the slot of the url_hash it ended on: every reader of url_task scans it whole (start-up's
  * recount, the known-URL set), which the slots' order serves as well as the keys' and at no cost.
  */
-export function residentUrlTaskReads(store: ResidentUrlStore): ResidentTableReads<UrlTaskDocument> {
+export function residentUrlTaskReads(
+  store: ResidentUrlStore,
+  encoded?: ResidentTableReads<UrlTaskDocument>['encoded'],
+): ResidentTableReads<UrlTaskDocument> {
   /** The slots of one page: from the one after `after`'s, `limit` of them at most. */
   const pageOf = ({ group, after, limit }: ResidentScan) => {
     if (group !== undefined) throw new RangeError('url_task is scanned whole');
@@ -35,6 +39,7 @@ export function residentUrlTaskReads(store: ResidentUrlStore): ResidentTableRead
     return { first, end: Math.min(store.size, first + limit) };
   };
   return {
+    encoded,
     getMany: (primaryKeys) => primaryKeys.map((key) => store.get(key.parts[0])),
     scan: (scan) => {
       const { first, end } = pageOf(scan);
@@ -136,24 +141,32 @@ export function residentIndexReads(
  * url_task and its three ordering indexes on an embedded store whose url_task rows are resident
  * (resident-url-task-rows.ts): url_task read from the resident store and written through the
  * store's journal to it; the indexes read from its queues, their writes dropped — the queues
- * follow every url_task the store takes. The frontier above them is unchanged.
+ * follow every url_task the store takes. The frontier above them is unchanged. `rows`: the owner,
+ * told of each document the keyspace encodes so that it need not decode it back; or the bare
+ * store (tests of the reads).
  */
 export function residentUrlTables(
   keyspace: ServiceKeyspace,
-  resident: ResidentUrlStore,
+  rows: ResidentUrlTaskRows | ResidentUrlStore,
 ): UrlTables {
+  const store = rows instanceof ResidentUrlStore ? rows : rows.store;
+  const encoded =
+    rows instanceof ResidentUrlStore
+      ? undefined
+      : (key: Buffer, task: UrlTaskDocument, payload: Buffer) =>
+          rows.noteEncoded(key, task, payload);
   const index = (name: string, indexName: ResidentIndexName) =>
     keyspace.residentTable(
       name,
       EMPTY_INDEX_ENTRY_CODEC,
-      residentIndexReads(resident, indexName),
+      residentIndexReads(store, indexName),
       'derived',
     );
   return {
     urlTasks: keyspace.residentTable(
       'url_task',
       urlTaskCodec,
-      residentUrlTaskReads(resident),
+      residentUrlTaskReads(store, encoded),
       'through',
     ),
     dueIndex: index('url_due_index', 'due'),

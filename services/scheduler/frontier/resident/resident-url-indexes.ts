@@ -1,5 +1,7 @@
 import type { ResidentUrlTable } from './resident-url-table';
 import { shardBucketOf } from '../domain-shard';
+import type { UrlTaskDocument } from '../frontier-documents';
+import type { UrlState } from '../wire-types';
 import { SlotHeap, type SlotOrder } from './slot-heap';
 
 /** Which ordering index a URL belongs in (index-placement.ts's placementOf, from its slot). */
@@ -101,18 +103,12 @@ export class ResidentUrlIndexes {
 
   /** Where the URL in `slot` belongs, from its stored fields (placementOf's rules). */
   placementOf(slot: number): ResidentPlacement {
-    switch (this.table.urlStateOf(slot)) {
-      case 'queued':
-        return this.table.isInDueIndex(slot) && !Number.isNaN(this.table.priorityRankOf(slot))
-          ? 'due'
-          : 'revisit';
-      case 'done':
-        return 'revisit';
-      case 'waiting_for_rule':
-        return 'waiting';
-      default:
-        return 'none';
-    }
+    const table = this.table;
+    return placementFrom(
+      table.urlStateOf(slot),
+      table.isInDueIndex(slot),
+      !Number.isNaN(table.priorityRankOf(slot)),
+    );
   }
 
   /** Puts the URL in `slot` into the index its fields place it in (it must be in none). */
@@ -240,6 +236,28 @@ export class ResidentUrlIndexes {
 }
 
 export type ResidentIndexName = Exclude<ResidentPlacement, 'none'>;
+
+/** Where a document belongs (index-placement.ts's placementOf, its index only). */
+export function placementOfDocument(task: UrlTaskDocument): ResidentPlacement {
+  return placementFrom(task.url_state, task.is_in_due_index, task.priority_rank !== null);
+}
+
+function placementFrom(
+  state: UrlState,
+  isInDueIndex: boolean,
+  hasRank: boolean,
+): ResidentPlacement {
+  switch (state) {
+    case 'queued':
+      return isInDueIndex && hasRank ? 'due' : 'revisit';
+    case 'done':
+      return 'revisit';
+    case 'waiting_for_rule':
+      return 'waiting';
+    default:
+      return 'none';
+  }
+}
 
 function bucketNumberOf(bucket: string): number {
   return Number.parseInt(bucket, 16);

@@ -1,7 +1,8 @@
 import type { UrlTaskDocument } from '../frontier-documents';
-import { ResidentUrlIndexes } from './resident-url-indexes';
+import { placementOfDocument, ResidentUrlIndexes } from './resident-url-indexes';
 import {
   ResidentUrlTable,
+  type CheckedUrlTask,
   type ResidentCodeLists,
   type ResidentSlice,
   type ResidentUrlTableOptions,
@@ -39,16 +40,29 @@ export class ResidentUrlStore {
 
   /** Stores `task` and moves it to the index its fields place it in; answers its slot. */
   put(task: UrlTaskDocument): number {
-    const existing = this.table.slotOf(task.url_hash);
+    return this.putChecked(this.table.check(task));
+  }
+
+  /** put, of a document ResidentUrlTable.check answered for (read once, when it was written). */
+  putChecked(checked: CheckedUrlTask): number {
+    const existing = this.table.slotOfWords(checked.hashWords);
     if (existing < 0) {
-      const slot = this.table.put(task, existing);
+      const slot = this.table.putChecked(checked, existing);
       this.indexes.add(slot);
       return slot;
     }
-    // Out of its index while its fields change: a heap orders by the fields it reads.
+    // Where the URL stays in its queue, its heap has nothing to move (a heap orders by the fields
+    // it reads, so a URL whose order changes leaves it while they do).
+    if (
+      this.indexes.placementOf(existing) === placementOfDocument(checked.task) &&
+      this.table.keepsOrderFields(existing, checked)
+    ) {
+      this.table.putChecked(checked, existing);
+      return existing;
+    }
     this.indexes.remove(existing);
     try {
-      this.table.put(task, existing);
+      this.table.putChecked(checked, existing);
     } finally {
       // Back where its fields — the new ones, or the old ones when the put was refused — place it.
       this.indexes.add(existing);

@@ -109,6 +109,13 @@ export interface ResidentCodeLists {
 /** A document the table cannot hold exactly (a bad url_hash, a time not in canonical form). */
 export class ResidentValueError extends RangeError {}
 
+/** A document ResidentUrlTable.check accepted, with what a put reads from it. */
+export interface CheckedUrlTask {
+  task: UrlTaskDocument;
+  hashWords: Uint32Array;
+  numbers: Float64Array;
+}
+
 export interface ResidentUrlTableOptions {
   /** Released text bytes the arena may hold before it is compacted (and at least its live bytes). */
   minGarbageByteCount?: number;
@@ -339,10 +346,49 @@ export class ResidentUrlTable implements SlotHashes {
   put(task: UrlTaskDocument, knownSlot?: number): number {
     // Everything that can refuse the document is checked before the slot changes.
     const numbers = this.#checked(task);
+    return this.#putChecked(task, this.#lookupWords, numbers, knownSlot);
+  }
+
+  /**
+   * Checks `task` as put would, changing nothing, and answers what put reads from it — its
+   * url_hash's words and its numbers — for putChecked: a caller that checks a document when it is
+   * written and puts it later (a journalled row) reads it once. ResidentValueError when refused.
+   */
+  check(task: UrlTaskDocument): CheckedUrlTask {
+    const numbers = this.#checked(task);
+    return { task, hashWords: this.#lookupWords.slice(), numbers: numbers.slice() };
+  }
+
+  /** The slot of the URL whose url_hash has these words, or -1. */
+  slotOfWords(hashWords: Uint32Array): number {
+    return this.#index.find(hashWords, 0);
+  }
+
+  /** put, of a document check() answered for. */
+  putChecked({ task, hashWords, numbers }: CheckedUrlTask, knownSlot?: number): number {
+    return this.#putChecked(task, hashWords, numbers, knownSlot);
+  }
+
+  /** Whether `checked` keeps the priority_rank and due_at the URL in `slot` has (its order). */
+  keepsOrderFields(slot: number, { numbers }: CheckedUrlTask): boolean {
+    const at = (slot & SLOT_MASK) * NUMBER_COUNT;
+    const stored = this.#chunkOf(slot).numbers;
+    return (
+      Object.is(stored[at + PRIORITY_RANK], numbers[PRIORITY_RANK]) &&
+      stored[at + DUE_AT] === numbers[DUE_AT]
+    );
+  }
+
+  #putChecked(
+    task: UrlTaskDocument,
+    hashWords: Uint32Array,
+    numbers: Float64Array,
+    knownSlot: number | undefined,
+  ): number {
     const stateCode = this.#states.codeOf(task.url_state);
     const failReasonCode = this.#reasons.codeOf(task.fail_reason);
     const parkReasonCode = this.#reasons.codeOf(task.park_reason);
-    const existing = knownSlot ?? this.#index.find(this.#lookupWords, 0);
+    const existing = knownSlot ?? this.#index.find(hashWords, 0);
     const isNew = existing < 0;
     // A URL's domain comes with its URL and never changes: looked up by name (a hash of a string
     // new to the map, the largest cost of a put) only when it does.
@@ -354,7 +400,7 @@ export class ResidentUrlTable implements SlotHashes {
     const chunk = this.#chunks[slot >>> CHUNK_BITS];
     const at = slot & SLOT_MASK;
     if (isNew) {
-      chunk.hashWords.set(this.#lookupWords, at * 4);
+      chunk.hashWords.set(hashWords, at * 4);
       this.#index.insert(slot);
       this.#setText(chunk, at, URL_TEXT, task.url, false);
     }

@@ -6,13 +6,14 @@ import { journalDirectoryOf } from '../../../common/storage/write-behind/file-wr
 import { ResidentRowReadError } from '../../../common/storage/write-behind/resident-rows';
 import { openServiceKeyspace } from '../../../common/storage/service-keyspace';
 import type { UrlTaskDocument } from '../frontier-documents';
-import { openFrontierTables, type FrontierTables } from '../frontier-tables';
+import { openFrontierTables, urlTaskCodec, type FrontierTables } from '../frontier-tables';
 import { queuedUrlTask, spreadUrlHashOf } from '../../testing/url-task-fixtures';
 import { timeTextOf } from '../time-text';
 import {
   openResidentUrlTaskStore,
   type ResidentUrlTaskStore,
 } from './open-resident-url-task-store';
+import { residentUrlTables } from './resident-table-reads';
 import { residentUrlTaskSnapshotPathOf } from './resident-url-task-rows';
 import { ResidentUrlStore } from './resident-url-store';
 import { ResidentValueError } from './resident-url-table';
@@ -198,4 +199,31 @@ test('a snapshot covers the journal as far as it had reached when it began, not 
   await closeOpened();
   const reopened = await open();
   expect(reopened.store.urlTasks.store.get(taskOf(7).url_hash)?.attempt_count).toBe(3);
+});
+
+test('a document the resident tables encoded is taken as it is, and bytes that differ are decoded', async () => {
+  const { store } = await open();
+  const keyspace = openServiceKeyspace('scheduler', store.backend);
+  const tables = openFrontierTables(keyspace, residentUrlTables(keyspace, store.urlTasks));
+  const decode = jest.spyOn(urlTaskCodec, 'decode');
+  try {
+    const task = taskOf(3);
+    await tables.urlTasks.put(task.url_hash, task);
+    expect(decode).not.toHaveBeenCalled();
+    expect(await tables.urlTasks.get(task.url_hash)).toEqual(task);
+    // Noted for one document, written as another: the bytes decide, not the key.
+    store.urlTasks.noteEncoded(
+      Buffer.from(`scheduler:url_task:${task.url_hash}`),
+      taskOf(3, 9),
+      Buffer.from('not these bytes'),
+    );
+    const next = taskOf(3, 1);
+    await openFrontierTables(keyspace)
+      .urlTasks.put(next.url_hash, next)
+      .catch(() => undefined);
+    expect(decode).toHaveBeenCalledTimes(1);
+    expect(store.urlTasks.store.get(task.url_hash)?.attempt_count).toBe(1);
+  } finally {
+    decode.mockRestore();
+  }
 });

@@ -13,7 +13,10 @@ import {
   type ResidentSnapshotSettings,
 } from './resident-snapshot-schedule';
 import { ResidentUrlStore } from './resident-url-store';
-import { ResidentValueError } from './resident-url-table';
+import { ResidentValueError, type CheckedUrlTask } from './resident-url-table';
+
+/** Bounds the documents noted and never written (their batch refused): cleared past it. */
+const MAX_NOTED_DOCUMENTS = 100_000;
 
 /** Where the scheduler's url_task rows live in the keyspace (CONTRACT.md §五). */
 const URL_TASK_LOCATION = new TableLocation('scheduler', 'url_task');
@@ -40,9 +43,16 @@ export interface ResidentUrlTaskOptions {
  * not its document's url_hash, a document the store would refuse — refuses its batch before the
  * journal takes it.
  */
-export class ResidentUrlTaskRows implements ResidentRows<UrlTaskDocument> {
+export class ResidentUrlTaskRows implements ResidentRows<CheckedUrlTask> {
   readonly keyPrefix = URL_TASK_LOCATION.prefixBytes;
   readonly snapshots: ResidentSnapshotSchedule;
+  /**
+   * Documents the keyspace encoded for writing, by key (latin1), with their bytes: the journal
+   * hands back the same bytes, which then need no decoding. One per key, the newest; taken when
+   * used; a write refused before the journal leaves its entry to be replaced. Held by reference:
+   * the frontier never changes a document once made (url-task-transitions.ts makes new ones).
+   */
+  readonly #encoded = new Map<string, { task: UrlTaskDocument; payload: Buffer }>();
 
   private constructor(
     readonly store: ResidentUrlStore,
@@ -75,19 +85,36 @@ export class ResidentUrlTaskRows implements ResidentRows<UrlTaskDocument> {
     return new ResidentUrlTaskRows(store, path, journalSequence, options);
   }
 
-  prepare({ key, stored }: StoredWrite): UrlTaskDocument {
-    if (stored === undefined) throw new ResidentValueError('url_task rows are never deleted');
-    if (expiresAtMsOf(stored) !== 0) throw new ResidentValueError('url_task rows never expire');
-    const task = urlTaskCodec.decode(payloadOf(stored));
-    if (!URL_TASK_LOCATION.keyOf(task.url_hash).equals(key)) {
-      throw new ResidentValueError(`a url_task row under a key not its url_hash ${task.url_hash}`);
-    }
-    this.store.table.assertStorable(task);
-    return task;
+  /** The keyspace encoded `task` under `key` as `payload` (ResidentTableReads.encoded). */
+  noteEncoded(key: Buffer, task: UrlTaskDocument, payload: Buffer): void {
+    if (this.#encoded.size >= MAX_NOTED_DOCUMENTS) this.#encoded.clear();
+    this.#encoded.set(key.toString('latin1'), { task, payload });
   }
 
-  apply(tasks: readonly UrlTaskDocument[], sequence: number): void {
-    for (const task of tasks) this.store.put(task);
+  prepare({ key, stored }: StoredWrite): CheckedUrlTask {
+    if (stored === undefined) throw new ResidentValueError('url_task rows are never deleted');
+    if (expiresAtMsOf(stored) !== 0) throw new ResidentValueError('url_task rows never expire');
+    const payload = payloadOf(stored);
+    const keyText = key.toString('latin1');
+    const noted = this.#encoded.get(keyText);
+    let task: UrlTaskDocument;
+    if (noted !== undefined && noted.payload.equals(payload)) {
+      // The very bytes the keyspace made of this document under this key.
+      this.#encoded.delete(keyText);
+      task = noted.task;
+    } else {
+      task = urlTaskCodec.decode(payload);
+      if (!URL_TASK_LOCATION.keyOf(task.url_hash).equals(key)) {
+        throw new ResidentValueError(
+          `a url_task row under a key not its url_hash ${task.url_hash}`,
+        );
+      }
+    }
+    return this.store.table.check(task);
+  }
+
+  apply(tasks: readonly CheckedUrlTask[], sequence: number): void {
+    for (const task of tasks) this.store.putChecked(task);
     this.snapshots.applied(sequence, tasks.length);
   }
 
