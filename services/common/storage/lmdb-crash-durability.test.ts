@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runChildUntilKilled } from '../testing/crash-child';
 import { LmdbBackend } from './lmdb-backend';
 import { crashRowKey, crashRowValue, type CrashWriterMode } from './testing/lmdb-crash-writer';
 
@@ -17,37 +17,18 @@ interface KilledWriter {
 }
 
 /** Runs the writer, SIGKILLs it mid-burst and returns every index it acknowledged. */
-function runAndKillWriter(directory: string, mode: CrashWriterMode): Promise<KilledWriter> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--require', require.resolve('tsx/cjs'), WRITER_SCRIPT, directory, mode],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const acknowledged: number[] = [];
-    let pending = '';
-    let errorOutput = '';
-    const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
-    child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split('\n');
-      pending = lines.pop() ?? ''; // a line cut by the kill is not an acknowledgement
-      for (const line of lines) {
-        acknowledged.push(Number(line.slice('ack '.length)));
-      }
-      if (acknowledged.length >= ACKS_BEFORE_KILL) {
-        child.kill('SIGKILL');
-      }
-    });
-    child.on('error', reject);
-    // 'close' fires after the pipes drained, so every line the child wrote has been read.
-    child.on('close', (_code, signal) => {
-      clearTimeout(guard);
-      resolve({ signal, acknowledged, errorOutput });
-    });
-  });
+async function runAndKillWriter(directory: string, mode: CrashWriterMode): Promise<KilledWriter> {
+  const acknowledged: number[] = [];
+  const child = await runChildUntilKilled(
+    WRITER_SCRIPT,
+    [directory, mode],
+    (line, kill) => {
+      acknowledged.push(Number(line.slice('ack '.length)));
+      if (acknowledged.length >= ACKS_BEFORE_KILL) kill();
+    },
+    CHILD_DEADLINE_MS,
+  );
+  return { ...child, acknowledged };
 }
 
 // A plain open after the kill: a write-behind journal left behind is replayed by every opener.

@@ -9,9 +9,9 @@
  *
  * Usage: node --require tsx/cjs resident-crash-writer.ts <directory> <first version>
  */
-import { writeSync } from 'node:fs';
 import { setImmediate } from 'node:timers/promises';
 import { openServiceKeyspace } from '../../common/storage/service-keyspace';
+import { writeLineBlocking } from '../../common/testing/crash-child';
 import { openFrontierTables } from '../frontier/frontier-tables';
 import { timeTextOf } from '../frontier/time-text';
 import { openResidentUrlTaskStore } from '../frontier/resident/open-resident-url-task-store';
@@ -59,21 +59,6 @@ function runtimeOf(index: number, version: number): DomainRuntimeDocument {
   };
 }
 
-/** Writes all of `line` to stdout, waiting while the parent's pipe is full (lmdb-crash-writer.ts). */
-function writeLine(line: string): void {
-  let remaining = Buffer.from(line);
-  while (remaining.length > 0) {
-    try {
-      remaining = remaining.subarray(writeSync(1, remaining));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(PAUSE, 0, 0, 1);
-    }
-  }
-}
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
-
 async function main(directory: string, firstVersion: number): Promise<void> {
   const store = await openResidentUrlTaskStore(directory, {
     checkpoint: { rowCountThreshold: 2_000, maxDelayMs: 50 },
@@ -91,7 +76,7 @@ async function main(directory: string, firstVersion: number): Promise<void> {
         tables.urlTasks.put(crashUrlHashOf(index), taskOf(index, version)),
         tables.domainRuntime.put(crashDomainOf(index), runtimeOf(index, version)),
       ]);
-      writeLine(`ack ${index} ${version}\n`);
+      writeLineBlocking(`ack ${index} ${version}`);
       // As requests from sockets do: the journal acknowledges within microtasks, and a loop of
       // them alone would never let the checkpoints' and the snapshots' I/O complete.
       await setImmediate();
@@ -99,7 +84,7 @@ async function main(directory: string, firstVersion: number): Promise<void> {
       if (ackCount % SNAPSHOT_EVERY_ACKS === 0) {
         // Begun before the line is written: its slices are being written when the parent reads it.
         const snapshot = store.urlTasks.snapshots.snapshotNow();
-        writeLine('snapshot begun\n');
+        writeLineBlocking('snapshot begun');
         void snapshot;
       }
     }

@@ -8,7 +8,7 @@
  *
  * Usage: node --require tsx/cjs lmdb-crash-writer.ts <directory> [write-behind]
  */
-import { writeSync } from 'node:fs';
+import { writeLineBlocking } from '../../testing/crash-child';
 import { LmdbBackend } from '../lmdb-backend';
 import type { OrderedKeyValueBackend } from '../ordered-key-value-backend';
 import { WriteBehindLmdbBackend } from '../write-behind/write-behind-lmdb-backend';
@@ -23,26 +23,6 @@ export function crashRowKey(index: number): Buffer {
 export function crashRowValue(index: number): Buffer {
   return Buffer.from(`value-${index}`);
 }
-
-/**
- * The parent's end of stdout is a non-blocking pipe: when the parent reads slower than 32 writers
- * acknowledge, writeSync fails with EAGAIN instead of blocking. Wait for room and write the rest,
- * so no acknowledgement is lost or cut (a lost line would only weaken the test, never fail it, but
- * the thrown EAGAIN ended the writer before the kill).
- */
-function writeAcknowledgement(line: string): void {
-  let remaining = Buffer.from(line);
-  while (remaining.length > 0) {
-    try {
-      remaining = remaining.subarray(writeSync(1, remaining));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      Atomics.wait(PAUSE, 0, 0, 1); // 1 ms: the parent drains the pipe meanwhile
-    }
-  }
-}
-
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export type CrashWriterMode = 'direct' | 'write-behind';
 
@@ -67,7 +47,7 @@ async function main(directory: string, mode: CrashWriterMode): Promise<void> {
         await backend.compareAndSwap(crashRowKey(index), undefined, crashRowValue(index));
       }
       // Synchronous write: once it returns, the line is in the pipe even if we die next.
-      writeAcknowledgement(`ack ${index}\n`);
+      writeLineBlocking(`ack ${index}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENT_WRITERS }, writer));

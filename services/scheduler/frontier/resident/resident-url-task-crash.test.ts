@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openServiceKeyspace } from '../../../common/storage/service-keyspace';
+import { runChildUntilKilled } from '../../../common/testing/crash-child';
 import { openFrontierTables } from '../frontier-tables';
 import {
   CRASH_URL_COUNT,
@@ -27,51 +27,30 @@ interface KilledWriter {
  * Runs the writer and kills it with SIGKILL: `mid-snapshot` a few milliseconds after it began a
  * snapshot once `minimumAcks` writes were acknowledged, `mid-write` right at `minimumAcks`.
  */
-function runAndKillWriter(
+async function runAndKillWriter(
   directory: string,
   firstVersion: number,
   killAt: 'mid-snapshot' | 'mid-write',
   minimumAcks: number,
 ): Promise<KilledWriter> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--require', require.resolve('tsx/cjs'), WRITER_SCRIPT, directory, String(firstVersion)],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const acknowledged = new Map<number, number>();
-    let ackCount = 0;
-    let pending = '';
-    let errorOutput = '';
-    let isKilling = false;
-    const kill = (delayMs: number) => {
-      if (isKilling) return;
-      isKilling = true;
-      setTimeout(() => child.kill('SIGKILL'), delayMs);
-    };
-    const guard = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
-    child.stderr.on('data', (chunk: Buffer) => (errorOutput += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split('\n');
-      pending = lines.pop() ?? ''; // a line cut by the kill is not an acknowledgement
-      for (const line of lines) {
-        if (line === 'snapshot begun') {
-          if (killAt === 'mid-snapshot' && ackCount >= minimumAcks) kill(Math.random() * 20);
-          continue;
-        }
-        const [, index, version] = line.split(' ').map(Number);
-        acknowledged.set(index, Math.max(acknowledged.get(index) ?? 0, version));
-        ackCount += 1;
+  const acknowledged = new Map<number, number>();
+  let ackCount = 0;
+  const child = await runChildUntilKilled(
+    WRITER_SCRIPT,
+    [directory, String(firstVersion)],
+    (line, kill) => {
+      if (line === 'snapshot begun') {
+        if (killAt === 'mid-snapshot' && ackCount >= minimumAcks) kill(Math.random() * 20);
+        return;
       }
-      if (killAt === 'mid-write' && ackCount >= minimumAcks) kill(0);
-    });
-    child.on('error', reject);
-    // 'close' fires after the pipes drained, so every line the child wrote has been read.
-    child.on('close', (_code, signal) => {
-      clearTimeout(guard);
-      resolve({ signal, acknowledged, ackCount, errorOutput });
-    });
-  });
+      const [, index, version] = line.split(' ').map(Number);
+      acknowledged.set(index, Math.max(acknowledged.get(index) ?? 0, version));
+      ackCount += 1;
+      if (killAt === 'mid-write' && ackCount >= minimumAcks) kill();
+    },
+    CHILD_DEADLINE_MS,
+  );
+  return { ...child, acknowledged, ackCount };
 }
 
 /**
