@@ -19,6 +19,7 @@ import { systemClock, type Clock } from './frontier/clock';
 import { commitModeOf } from './frontier/commit-queue';
 import { Frontier } from './frontier/frontier';
 import { residentUrlTables } from './frontier/resident/resident-table-reads';
+import { registerResidentUrlTaskMetrics } from './frontier/resident/resident-url-task-metrics';
 import { isResidentUrlTasksFromEnvironment, openSchedulerStorage } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
@@ -59,6 +60,7 @@ export function schedulerServiceDefinition(
           }),
         ),
         isResidentUrlTasksFromEnvironment(environmentVariables),
+        logger,
       );
       const openedBackend = storage.backend;
       if (storage.migratedUrlTaskCount > 0) {
@@ -69,6 +71,9 @@ export function schedulerServiceDefinition(
       }
       if (openedBackend instanceof WriteBehindLmdbBackend) {
         registerWriteBehindMetrics(registry, openedBackend);
+      }
+      if (storage.residentUrlTasks !== undefined) {
+        registerResidentUrlTaskMetrics(registry, storage.residentUrlTasks);
       }
       const backend = dependencies.wrapBackend?.(openedBackend) ?? openedBackend;
       let stopDeprioritizing: () => void = () => undefined;

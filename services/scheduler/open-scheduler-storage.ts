@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import {
   openStorageBackend,
   type StorageBackendSettings,
@@ -32,6 +33,7 @@ export function isResidentUrlTasksFromEnvironment(environment: NodeJS.ProcessEnv
 export async function openSchedulerStorage(
   settings: StorageBackendSettings,
   isResidentUrlTasks: boolean,
+  logger: Logger,
 ): Promise<SchedulerStorage> {
   if (!isResidentUrlTasks) {
     const backend = await openStorageBackend(settings);
@@ -51,6 +53,18 @@ export async function openSchedulerStorage(
   const store = await openResidentUrlTaskStore(settings.dataDirectory, {
     syncMode: settings.syncMode,
     mapSizeBytes: settings.mapSizeBytes,
+    onSnapshotError: (error) =>
+      logger.error({ err: error }, 'resident url_task snapshot failed (tried again later)'),
+    onSnapshotWritten: ({ journalSequence, slotCount, byteCount, seconds }) =>
+      logger.info(
+        {
+          url_count: slotCount,
+          byte_count: byteCount,
+          journal_sequence: journalSequence,
+          elapsed_ms: Math.round(seconds * 1000),
+        },
+        'resident url_task snapshot written',
+      ),
   });
   return {
     backend: store.backend,

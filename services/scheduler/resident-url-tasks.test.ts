@@ -77,6 +77,13 @@ describe('url_task held in memory', () => {
 
     const resident = await start('on');
     expect(await urlCounts(resident.client)).toEqual(before);
+    const metrics = await (await fetch(`${resident.url}/metrics`)).text();
+    expect(metrics).toMatch(/^scheduler_resident_url_task_count 11$/m);
+    // The move wrote the first snapshot: only start-up's own few records came after it.
+    const uncovered = Number(
+      /^scheduler_resident_uncovered_record_count (\d+)$/m.exec(metrics)?.[1],
+    );
+    expect(uncovered).toBeLessThan(10);
     // The five seeds still queued (the links found wait their turn, as on any store).
     const leased = await resident.client.leaseTasks({ worker_id: 'w2', task_count: 50 });
     const done = new Set(lease.task_list.map((task) => task.url_hash));

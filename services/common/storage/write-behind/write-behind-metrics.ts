@@ -1,4 +1,5 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedCounter, scrapedGauge } from '../../metrics/scraped-metrics';
 import type { WriteBehindStatistics } from './write-behind-lmdb-backend';
 
 /** The figures the metrics read at scrape time (WriteBehindLmdbBackend.statistics()). */
@@ -24,28 +25,14 @@ export function registerWriteBehindMetrics(
   registry: Registry,
   source: WriteBehindStatisticsSource,
 ): void {
-  const registers = [registry];
-  new Gauge({
-    name: 'storage_write_behind_overlay_row_count',
-    help: 'Row versions written through the journal and held in memory (read first) until a checkpoint has them in the store; a row rewritten during a checkpoint counts twice until it ends.',
-    registers,
-    collect() {
-      this.set(source.statistics().overlayRowCount);
-    },
-  });
-  const cumulative = (name: string, help: string, figure: CumulativeFigure) => {
-    let reported = 0;
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        const current = source.statistics()[figure];
-        this.inc(current - reported);
-        reported = current;
-      },
-    });
-  };
+  scrapedGauge(
+    registry,
+    'storage_write_behind_overlay_row_count',
+    'Row versions written through the journal and held in memory (read first) until a checkpoint has them in the store; a row rewritten during a checkpoint counts twice until it ends.',
+    () => source.statistics().overlayRowCount,
+  );
+  const cumulative = (name: string, help: string, figure: CumulativeFigure) =>
+    scrapedCounter(registry, name, help, () => source.statistics()[figure]);
   cumulative(
     'storage_write_behind_checkpoint_total',
     'Checkpoints written into the store.',

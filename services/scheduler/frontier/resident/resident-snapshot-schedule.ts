@@ -33,6 +33,29 @@ export function residentSnapshotSettingsOf(
   return settings;
 }
 
+/** What a snapshot that counted wrote (for the log). */
+export interface ResidentSnapshotWritten {
+  journalSequence: number;
+  slotCount: number;
+  byteCount: number;
+  seconds: number;
+}
+
+/** Cumulative figures of the snapshots so far (for metrics, read at scrape time). */
+export interface ResidentSnapshotStatistics {
+  snapshotCount: number;
+  failureCount: number;
+  secondsWriting: number;
+  /** Journal records applied that no complete snapshot covers yet: what a restart replays. */
+  uncoveredRecordCount: number;
+}
+
+export interface ResidentSnapshotReporting {
+  /** A background snapshot failed (it is tried again at the next trigger). */
+  onError: (error: unknown) => void;
+  onWritten?: (written: ResidentSnapshotWritten) => void;
+}
+
 /**
  * When the resident store is written to its snapshot file, and how far the newest complete one
  * covers the journal (ResidentRows.coveredThrough). A snapshot begins from a row count or a time
@@ -50,13 +73,14 @@ export class ResidentSnapshotSchedule {
   #running: Promise<void> | undefined;
   #flushed: (() => Promise<void>) | undefined;
   #isClosed = false;
+  readonly #statistics = { snapshotCount: 0, failureCount: 0, secondsWriting: 0 };
 
   constructor(
     private readonly store: ResidentUrlStore,
     private readonly path: string,
     coveredThrough: number,
     private readonly settings: ResidentSnapshotSettings,
-    private readonly onError: (error: unknown) => void,
+    private readonly reporting: ResidentSnapshotReporting,
   ) {
     this.#appliedSequence = coveredThrough;
     this.#coveredThrough = coveredThrough;
@@ -64,6 +88,13 @@ export class ResidentSnapshotSchedule {
 
   get coveredThrough(): number {
     return this.#coveredThrough;
+  }
+
+  statistics(): ResidentSnapshotStatistics {
+    return {
+      ...this.#statistics,
+      uncoveredRecordCount: this.#appliedSequence - this.#coveredThrough,
+    };
   }
 
   /**
@@ -124,17 +155,25 @@ export class ResidentSnapshotSchedule {
 
   async #snapshot(rejectsOnFailure: boolean): Promise<void> {
     const journalSequence = this.#appliedSequence;
+    const slotCount = this.store.size;
     this.#rowsSinceStart = 0;
     this.#startedAtMs = Date.now();
+    const startedAt = performance.now();
     try {
-      await writeResidentSnapshot(this.store, this.path, {
+      const byteCount = await writeResidentSnapshot(this.store, this.path, {
         journalSequence,
         beforeCommit: this.#flushed,
       });
       this.#coveredThrough = Math.max(this.#coveredThrough, journalSequence);
+      const seconds = (performance.now() - startedAt) / 1000;
+      this.#statistics.snapshotCount += 1;
+      this.#statistics.secondsWriting += seconds;
+      this.reporting.onWritten?.({ journalSequence, slotCount, byteCount, seconds });
     } catch (error) {
+      this.#statistics.failureCount += 1;
+      this.#statistics.secondsWriting += (performance.now() - startedAt) / 1000;
       if (rejectsOnFailure) throw error;
-      this.onError(error);
+      this.reporting.onError(error);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,4 +226,45 @@ test('a document the resident tables encoded is taken as it is, and bytes that d
   } finally {
     decode.mockRestore();
   }
+});
+
+test('a snapshot that fails is reported and tried again, and the journal keeps what it did not cover', async () => {
+  const errors: unknown[] = [];
+  await opened?.close();
+  // A directory where the snapshot's temporary file goes: every write of it fails.
+  const blocker = `${residentUrlTaskSnapshotPathOf(directory)}.tmp`;
+  mkdirSync(blocker, { recursive: true });
+  opened = await openResidentUrlTaskStore(directory, {
+    checkpoint: NO_CHECKPOINT,
+    snapshot: { rowCount: 100 },
+    onSnapshotError: (error) => errors.push(error),
+  });
+  const store = opened;
+  const tables = openFrontierTables(openServiceKeyspace('scheduler', store.backend));
+  const write = async (from: number) => {
+    const tasks = Array.from({ length: 100 }, (_, index) => taskOf(from + index));
+    await tables.urlTasks.putMany(
+      tasks.map((task) => ({ primaryKey: task.url_hash, value: task })),
+    );
+    await store.urlTasks.snapshots.idle();
+  };
+  await write(0);
+  expect(errors).toHaveLength(1);
+  expect(store.urlTasks.snapshots.statistics()).toMatchObject({
+    snapshotCount: 0,
+    failureCount: 1,
+    uncoveredRecordCount: 1,
+  });
+  expect(store.urlTasks.coveredThrough()).toBe(0);
+  rmSync(blocker, { recursive: true });
+  await write(100);
+  expect(errors).toHaveLength(1);
+  expect(store.urlTasks.snapshots.statistics()).toMatchObject({
+    snapshotCount: 1,
+    failureCount: 1,
+  });
+  expect(store.urlTasks.coveredThrough()).toBe(2);
+  await closeOpened();
+  const reopened = await open();
+  expect(reopened.store.urlTasks.store.size).toBe(200);
 });

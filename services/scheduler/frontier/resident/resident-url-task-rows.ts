@@ -11,6 +11,7 @@ import {
   ResidentSnapshotSchedule,
   residentSnapshotSettingsOf,
   type ResidentSnapshotSettings,
+  type ResidentSnapshotWritten,
 } from './resident-snapshot-schedule';
 import { ResidentUrlStore } from './resident-url-store';
 import { ResidentValueError, type CheckedUrlTask } from './resident-url-table';
@@ -30,6 +31,8 @@ export interface ResidentUrlTaskOptions {
   snapshot?: Partial<ResidentSnapshotSettings>;
   /** Where a failed background snapshot is reported; default process.emitWarning. */
   onSnapshotError?: (error: unknown) => void;
+  /** Told of every snapshot that counted (the scheduler logs it). */
+  onSnapshotWritten?: (written: ResidentSnapshotWritten) => void;
 }
 
 /**
@@ -65,8 +68,12 @@ export class ResidentUrlTaskRows implements ResidentRows<CheckedUrlTask> {
       snapshotPath,
       coveredThrough,
       residentSnapshotSettingsOf(options.snapshot),
-      options.onSnapshotError ??
-        ((error: unknown) => process.emitWarning(`resident snapshot failed: ${String(error)}`)),
+      {
+        onError:
+          options.onSnapshotError ??
+          ((error: unknown) => process.emitWarning(`resident snapshot failed: ${String(error)}`)),
+        onWritten: options.onSnapshotWritten,
+      },
     );
   }
 
