@@ -16,7 +16,8 @@ import type { UrlState } from '../wire-types';
 import { residentUrlTables } from './resident-table-reads';
 import { ResidentUrlStore } from './resident-url-store';
 
-const DOMAINS = ['a.example', 'b.example', 'c.example', 'd.example', 'e.example'];
+// a.example is a prefix of a.example.org: their keys sort the other way round from their names.
+const DOMAINS = ['a.example', 'a.example.org', 'b.example', 'c.example', 'd.example'];
 const STATES: UrlState[] = ['queued', 'queued', 'done', 'waiting_for_rule', 'failed'];
 const pick = <T>(values: readonly T[]): T => values[Math.floor(Math.random() * values.length)];
 

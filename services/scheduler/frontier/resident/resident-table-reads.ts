@@ -121,10 +121,13 @@ export function residentIndexReads(
       if (group !== undefined) {
         scanGroup(group, after, rows, wanted);
       } else {
-        const afterGroup = after === undefined ? undefined : PrimaryKey.of(after.parts[0]).encoded;
+        // Ordered as their keys are: by the group's encoded part and the separator after it
+        // ("a.example.org/…" sorts before "a.example/…", though "a.example" < "a.example.org").
+        const leadOf = (group: string) => `${PrimaryKey.of(group).encoded}/`;
+        const afterGroup = after === undefined ? undefined : leadOf(after.parts[0]);
         const groups = indexes
           .groups(index)
-          .map((name) => ({ name, encoded: PrimaryKey.of(name).encoded }))
+          .map((name) => ({ name, encoded: leadOf(name) }))
           .filter(({ encoded }) => afterGroup === undefined || encoded >= afterGroup)
           .sort((left, right) => (left.encoded < right.encoded ? -1 : 1));
         for (const { name } of groups) {

@@ -38,9 +38,10 @@ export interface ResidentUrlTaskOptions {
 /**
  * The scheduler's url_task rows as resident rows of its write-behind store (resident-rows.ts,
  * docs/resident-frontier.md step 3): the frontier writes them through the keyspace as ever, the
- * store journals them with the rest of each batch, and this owner holds them — decoded once, as
- * they are issued, then put into the resident url store (and its indexes) once their record is
- * durable. Its snapshots (ResidentSnapshotSchedule) let the journal forget them.
+ * store journals them with the rest of each batch, and this owner holds them — checked once, as
+ * they are issued (the document the keyspace encoded, or the journal's bytes decoded on replay),
+ * then put into the resident url store (and its indexes) once their record is durable. Its
+ * snapshots (ResidentSnapshotSchedule) let the journal forget them.
  *
  * A row it could not hold — a delete (url_task rows are never deleted), an expiry, a key that is
  * not its document's url_hash, a document the store would refuse — refuses its batch before the
