@@ -418,14 +418,6 @@ export class ResidentUrlTable implements SlotHashes {
     return slot;
   }
 
-  /**
-   * Throws ResidentValueError when put would refuse `task`, changing nothing: for a caller that
-   * must know before it commits to the put (a write journalled before the store takes it).
-   */
-  assertStorable(task: UrlTaskDocument): void {
-    this.#checked(task);
-  }
-
   /** The document's url_hash read into the lookup words and its numbers; refuses what put would. */
   #checked(task: UrlTaskDocument): Float64Array {
     try {
