@@ -1,5 +1,6 @@
 import type { PrimaryKey } from '../../common/storage/primary-key';
 import type { UrlTaskDocument } from './frontier-documents';
+import type { UrlState } from './wire-types';
 import { dueIndexKey, revisitIndexKey, waitingIndexKey } from './frontier-tables';
 
 /** Which ordering index holds a URL, and under which key. */
@@ -14,26 +15,41 @@ export type IndexPlacement =
  * which to remove, and a reader can tell a stale entry from a live one by recomputing it.
  */
 export function placementOf(task: UrlTaskDocument): IndexPlacement | undefined {
-  switch (task.url_state) {
-    case 'queued':
-      if (task.is_in_due_index && task.priority_rank !== null) {
-        return {
-          indexName: 'due',
-          key: dueIndexKey(task.domain, task.priority_rank, task.due_at, task.url_hash),
-          rank: task.priority_rank,
-        };
-      }
+  switch (indexNameOf(task.url_state, task.is_in_due_index, task.priority_rank !== null)) {
+    case 'due':
+      return {
+        indexName: 'due',
+        key: dueIndexKey(task.domain, task.priority_rank as number, task.due_at, task.url_hash),
+        rank: task.priority_rank as number,
+      };
+    case 'revisit':
       return {
         indexName: 'revisit',
         key: revisitIndexKey(task.domain, task.due_at, task.url_hash),
       };
-    case 'done':
-      return {
-        indexName: 'revisit',
-        key: revisitIndexKey(task.domain, task.due_at, task.url_hash),
-      };
-    case 'waiting_for_rule':
+    case 'waiting':
       return { indexName: 'waiting', key: waitingIndexKey(task.domain, task.url_hash) };
+    case undefined:
+      return undefined;
+  }
+}
+
+/**
+ * The rule behind placementOf, on the three fields it reads: which index holds a URL, if any. The
+ * resident store applies it to a slot's columns (resident-url-indexes.ts) without a document.
+ */
+export function indexNameOf(
+  state: UrlState,
+  isInDueIndex: boolean,
+  hasPriorityRank: boolean,
+): IndexPlacement['indexName'] | undefined {
+  switch (state) {
+    case 'queued':
+      return isInDueIndex && hasPriorityRank ? 'due' : 'revisit';
+    case 'done':
+      return 'revisit';
+    case 'waiting_for_rule':
+      return 'waiting';
     case 'leased':
     case 'failed':
     case 'dropped':

@@ -2,16 +2,16 @@ import { journalDirectoryOf } from '../../../common/storage/write-behind/file-wr
 import { residentKeyPrefixOf } from '../../../common/storage/write-behind/resident-rows';
 import { LmdbBackend, type LmdbBackendOptions } from '../../../common/storage/lmdb-backend';
 import { prefixEnd } from '../../../common/storage/key-range';
+import type { PrimaryKey } from '../../../common/storage/primary-key';
+import { openServiceKeyspace } from '../../../common/storage/service-keyspace';
 import { TableLocation } from '../../../common/storage/storage-key';
+import { MAX_SCAN_LIMIT } from '../../../common/storage/table-storage';
 import { urlTaskCodec } from '../frontier-tables';
 import { writeResidentSnapshot } from './resident-snapshot-file';
 import { ResidentUrlStore } from './resident-url-store';
 
 /** url_task and the indexes derived from it: what a resident store holds instead of LMDB. */
 const MIGRATED_TABLES = ['url_task', 'url_due_index', 'url_revisit_index', 'url_waiting_index'];
-
-/** Rows read per step: bounds the memory of one read transaction's page of rows. */
-const ROWS_PER_READ = 10_000;
 
 /**
  * Moves a store's url_task rows into a resident snapshot when it is first opened with them
@@ -31,15 +31,13 @@ export async function migrateUrlTasksToResident(
   const lmdb = await LmdbBackend.open(directory, options);
   try {
     const store = new ResidentUrlStore();
-    const { prefixBytes } = new TableLocation('scheduler', 'url_task');
-    const end = prefixEnd(prefixBytes);
-    let start = prefixBytes;
-    for (;;) {
-      const rows = await lmdb.scan({ start, end, limit: ROWS_PER_READ });
-      for (const { value } of rows) store.put(urlTaskCodec.decode(value));
-      if (rows.length < ROWS_PER_READ) break;
-      start = Buffer.concat([rows[rows.length - 1].key, Buffer.alloc(1)]);
-    }
+    const urlTasks = openServiceKeyspace('scheduler', lmdb).table('url_task', urlTaskCodec);
+    let after: PrimaryKey | undefined;
+    do {
+      const page = await urlTasks.scan({ after, limit: MAX_SCAN_LIMIT });
+      for (const { value } of page.rows) store.put(value);
+      after = page.nextAfter ?? undefined;
+    } while (after !== undefined);
     if (store.size === 0) return 0;
     await writeResidentSnapshot(store, snapshotPath, { journalSequence: 0 });
     for (const table of MIGRATED_TABLES) {

@@ -1,6 +1,7 @@
 import type { ResidentUrlTable } from './resident-url-table';
 import { shardBucketOf } from '../domain-shard';
 import type { UrlTaskDocument } from '../frontier-documents';
+import { indexNameOf } from '../index-placement';
 import type { UrlState } from '../wire-types';
 import { SlotHeap, type SlotOrder } from './slot-heap';
 
@@ -237,7 +238,7 @@ export class ResidentUrlIndexes {
 
 export type ResidentIndexName = Exclude<ResidentPlacement, 'none'>;
 
-/** Where a document belongs (index-placement.ts's placementOf, its index only). */
+/** Where a document belongs (index-placement.ts's rule, its index only). */
 export function placementOfDocument(task: UrlTaskDocument): ResidentPlacement {
   return placementFrom(task.url_state, task.is_in_due_index, task.priority_rank !== null);
 }
@@ -247,16 +248,7 @@ function placementFrom(
   isInDueIndex: boolean,
   hasRank: boolean,
 ): ResidentPlacement {
-  switch (state) {
-    case 'queued':
-      return isInDueIndex && hasRank ? 'due' : 'revisit';
-    case 'done':
-      return 'revisit';
-    case 'waiting_for_rule':
-      return 'waiting';
-    default:
-      return 'none';
-  }
+  return indexNameOf(state, isInDueIndex, hasRank) ?? 'none';
 }
 
 function bucketNumberOf(bucket: string): number {
