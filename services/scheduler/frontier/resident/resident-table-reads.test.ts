@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LmdbBackend } from '../../../common/storage/lmdb-backend';
 import type { KeyspaceTable } from '../../../common/storage/keyspace-table';
-import { primaryKeyPrefix, type PrimaryKey } from '../../../common/storage/primary-key';
+import { PrimaryKey, primaryKeyPrefix } from '../../../common/storage/primary-key';
 import { openServiceKeyspace } from '../../../common/storage/service-keyspace';
 import { shardBucketOf } from '../domain-shard';
 import type { IndexEntryDocument, UrlTaskDocument } from '../frontier-documents';
 import { EMPTY_INDEX_ENTRY, openFrontierTables, type FrontierTables } from '../frontier-tables';
 import { placementOf } from '../index-placement';
 import { queuedUrlTask } from '../../testing/url-task-fixtures';
-import { timeTextOf } from '../time-text';
+import { msOfTimeText, timeTextOf } from '../time-text';
 import type { UrlState } from '../wire-types';
 import { residentUrlTables } from './resident-table-reads';
 import { ResidentUrlStore } from './resident-url-store';
@@ -29,7 +29,9 @@ function randomTask(index: number): UrlTaskDocument {
     url_hash: randomBytes(16).toString('hex'),
     domain,
     url_state: state,
-    priority_rank: state === 'waiting_for_rule' ? null : pick([0, 5, 10, 10_000]),
+    // -3: a rank whose padded key text does not sort as the number does (compared by key).
+    priority_rank:
+      state === 'waiting_for_rule' ? null : pick([0, 5, 10, 10_000, -3, Number.MAX_SAFE_INTEGER]),
     due_at: timeTextOf(Date.UTC(2026, 7, 15) + pick([0, 1, 2, 3600]) * 1000),
     is_in_due_index: Math.random() < 0.7,
   });
@@ -51,6 +53,11 @@ async function keysOf(
     });
     keys.push(...page.keys.map((key) => key.encoded));
     if (page.nextAfter === null) return keys;
+    // A page that does not move past its `after` would be read again and again (url_task pages
+    // run in slot order, not key order: bounded by count).
+    if (page.nextAfter.encoded === after?.encoded || keys.length > 100_000) {
+      throw new Error(`a scan that does not end: a page after ${after?.encoded}`);
+    }
     after = page.nextAfter;
   }
 }
@@ -105,6 +112,51 @@ describe('the keyspace tables read from the resident store', () => {
         const whole = await keysOf(keyspaceTables[name], pageSize);
         expect(whole.length).toBeGreaterThan(10);
         expect(await keysOf(residentTables[name], pageSize)).toEqual(whole);
+      }
+    },
+  );
+
+  it.each(indexes)(
+    '%s: a page after a key that is no entry starts where the keyspace index would',
+    async (name) => {
+      const stored = (await keysOf(keyspaceTables[name], 10_000)).map((encoded) =>
+        PrimaryKey.fromEncoded(encoded),
+      );
+      // Keys between entries: an entry's with its url_hash changed, one second later, or a rank
+      // apart — and keys no entry could have (a rank's text out of order, a torn url_hash).
+      const shifted = (key: PrimaryKey, part: number, value: string) =>
+        PrimaryKey.of(...key.parts.map((text, index) => (index === part ? value : text)));
+      const hashPart = (key: PrimaryKey) => key.parts.length - 1;
+      const probes = stored
+        .slice(0, 60)
+        .flatMap((key) => [
+          shifted(key, hashPart(key), randomBytes(16).toString('hex')),
+          shifted(key, hashPart(key), 'f'.repeat(31)),
+          ...(key.parts.length > 2
+            ? [
+                shifted(
+                  key,
+                  hashPart(key) - 1,
+                  timeTextOf(msOfTimeText(key.parts[hashPart(key) - 1]) + 1000),
+                ),
+              ]
+            : []),
+          ...(name === 'dueIndex'
+            ? [shifted(key, 1, '0000000000000007'), shifted(key, 1, '7')]
+            : []),
+        ]);
+      for (const after of probes) {
+        const group = after.parts[0];
+        const read = (table: KeyspaceTable<IndexEntryDocument>) =>
+          table.scanKeys({ prefix: primaryKeyPrefix(group), after, limit: 3 });
+        const [resident, keyspace] = [
+          await read(residentTables[name]),
+          await read(keyspaceTables[name]),
+        ];
+        expect(resident.keys.map((key) => key.encoded)).toEqual(
+          keyspace.keys.map((key) => key.encoded),
+        );
+        expect(resident.nextAfter?.encoded).toEqual(keyspace.nextAfter?.encoded);
       }
     },
   );

@@ -18,6 +18,7 @@ import {
 import { timeTextOf } from '../time-text';
 import type { ResidentIndexName } from './resident-url-indexes';
 import { ResidentUrlStore } from './resident-url-store';
+import type { ResidentUrlTable } from './resident-url-table';
 import type { ResidentUrlTaskRows } from './resident-url-task-rows';
 
 /**
@@ -76,23 +77,7 @@ export function residentIndexReads(
   index: ResidentIndexName,
 ): ResidentTableReads<IndexEntryDocument> {
   const { table, indexes } = store;
-  const keyOf = (slot: number): PrimaryKey => {
-    const urlHash = table.urlHashOf(slot);
-    const domain = table.domainOf(slot);
-    switch (index) {
-      case 'due':
-        return dueIndexKey(
-          domain,
-          table.priorityRankOf(slot),
-          timeTextOf(table.dueAtMsOf(slot)),
-          urlHash,
-        );
-      case 'revisit':
-        return revisitIndexKey(domain, timeTextOf(table.dueAtMsOf(slot)), urlHash);
-      case 'waiting':
-        return waitingIndexKey(domain, urlHash);
-    }
-  };
+  const keyOf = (slot: number): PrimaryKey => indexKeyOf(table, index, slot);
   const isEntry = (key: PrimaryKey): boolean => {
     const slot = table.slotOf(key.parts[URL_HASH_PART[index]] ?? '');
     return slot >= 0 && indexes.placementOf(slot) === index && keyOf(slot).equals(key);
@@ -100,44 +85,66 @@ export function residentIndexReads(
   const scanGroup = (
     group: string,
     after: PrimaryKey | undefined,
-    rows: Array<KeyspaceRow<IndexEntryDocument>>,
+    keys: PrimaryKey[],
     wanted: number,
   ) => {
     indexes.walk(index, group, (slot) => {
       const key = keyOf(slot);
-      if (after === undefined || key.encoded > after.encoded) {
-        rows.push({ primaryKey: key, value: EMPTY_INDEX_ENTRY });
-      }
-      return rows.length < wanted;
+      if (after === undefined || key.encoded > after.encoded) keys.push(key);
+      return keys.length < wanted;
     });
+  };
+  const scanKeys = ({ group, after, limit }: ResidentScan) => {
+    // One key past the page says whether another follows.
+    const wanted = limit + 1;
+    const keys: PrimaryKey[] = [];
+    if (group !== undefined) {
+      scanGroup(group, after, keys, wanted);
+    } else {
+      // Ordered as their keys are: by the group's encoded part and the separator after it
+      // ("a.example.org/…" sorts before "a.example/…", though "a.example" < "a.example.org").
+      const leadOf = (group: string) => `${PrimaryKey.of(group).encoded}/`;
+      const afterGroup = after === undefined ? undefined : leadOf(after.parts[0]);
+      const groups = indexes
+        .groups(index)
+        .map((name) => ({ name, encoded: leadOf(name) }))
+        .filter(({ encoded }) => afterGroup === undefined || encoded >= afterGroup)
+        .sort((left, right) => (left.encoded < right.encoded ? -1 : 1));
+      for (const { name } of groups) {
+        if (keys.length >= wanted) break;
+        scanGroup(name, after, keys, wanted);
+      }
+    }
+    return { keys: keys.slice(0, limit), hasMore: keys.length > limit };
   };
   return {
     getMany: (primaryKeys) =>
       primaryKeys.map((key) => (isEntry(key) ? EMPTY_INDEX_ENTRY : undefined)),
-    scan: ({ group, after, limit }: ResidentScan) => {
-      // One row past the page says whether another follows.
-      const wanted = limit + 1;
-      const rows: Array<KeyspaceRow<IndexEntryDocument>> = [];
-      if (group !== undefined) {
-        scanGroup(group, after, rows, wanted);
-      } else {
-        // Ordered as their keys are: by the group's encoded part and the separator after it
-        // ("a.example.org/…" sorts before "a.example/…", though "a.example" < "a.example.org").
-        const leadOf = (group: string) => `${PrimaryKey.of(group).encoded}/`;
-        const afterGroup = after === undefined ? undefined : leadOf(after.parts[0]);
-        const groups = indexes
-          .groups(index)
-          .map((name) => ({ name, encoded: leadOf(name) }))
-          .filter(({ encoded }) => afterGroup === undefined || encoded >= afterGroup)
-          .sort((left, right) => (left.encoded < right.encoded ? -1 : 1));
-        for (const { name } of groups) {
-          if (rows.length >= wanted) break;
-          scanGroup(name, after, rows, wanted);
-        }
-      }
-      return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+    scanKeys,
+    scan: (scan: ResidentScan) => {
+      const { keys, hasMore } = scanKeys(scan);
+      return { rows: keys.map((key) => ({ primaryKey: key, value: EMPTY_INDEX_ENTRY })), hasMore };
     },
   };
+}
+
+/** The key the keyspace index would hold for the URL in `slot`. */
+function indexKeyOf(table: ResidentUrlTable, index: ResidentIndexName, slot: number): PrimaryKey {
+  const urlHash = table.urlHashOf(slot);
+  const domain = table.domainOf(slot);
+  switch (index) {
+    case 'due':
+      return dueIndexKey(
+        domain,
+        table.priorityRankOf(slot),
+        timeTextOf(table.dueAtMsOf(slot)),
+        urlHash,
+      );
+    case 'revisit':
+      return revisitIndexKey(domain, timeTextOf(table.dueAtMsOf(slot)), urlHash);
+    case 'waiting':
+      return waitingIndexKey(domain, urlHash);
+  }
 }
 
 /**

@@ -53,6 +53,33 @@ describe('SlotHeap', () => {
     expect(drained).toEqual(expected);
   });
 
+  it('walks in order inside another walk, and after a walk its visit ended by throwing', () => {
+    const order = new KeyOrder();
+    const [outer, inner] = [new SlotHeap(order), new SlotHeap(order)];
+    for (let slot = 0; slot < 40; slot += 1) {
+      order.keys[slot] = (slot * 7) % 40;
+      (slot % 2 === 0 ? outer : inner).add(slot);
+    }
+    const byKey = (slots: number[]) => [...slots].sort((left, right) => order.compare(left, right));
+    const evens = byKey(Array.from({ length: 20 }, (_, index) => 2 * index));
+    const odds = byKey(Array.from({ length: 20 }, (_, index) => 2 * index + 1));
+    const visited: number[] = [];
+    const innerWalks: number[][] = [];
+    outer.walk((slot) => {
+      visited.push(slot);
+      innerWalks.push(inner.firstSlots(5));
+      return true;
+    });
+    expect(visited).toEqual(evens);
+    expect(innerWalks).toEqual(evens.map(() => odds.slice(0, 5)));
+    expect(() =>
+      outer.walk(() => {
+        throw new Error('visit failed');
+      }),
+    ).toThrow('visit failed');
+    expect(inner.firstSlots(40)).toEqual(odds);
+  });
+
   it('refuses to remove a slot it does not hold', () => {
     const order = new KeyOrder();
     const heap = new SlotHeap(order);
