@@ -4,6 +4,11 @@ import {
   type StorageBackendSettings,
 } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
+import { journalDirectoryOf } from '../common/storage/write-behind/file-write-journal';
+import {
+  ResidentJournalError,
+  residentKeyPrefixOf,
+} from '../common/storage/write-behind/resident-rows';
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
 import type { ResidentUrlTaskRows } from './frontier/resident/resident-url-task-rows';
 
@@ -30,12 +35,26 @@ export function isResidentUrlTasksFromEnvironment(environment: NodeJS.ProcessEnv
   throw new Error(`SCHEDULER_RESIDENT_URL_TASKS must be "on" or "off", got "${value}"`);
 }
 
+/**
+ * A store that held url_task in memory keeps it in its snapshot and journal, not in LMDB: opened
+ * without it, the scheduler would serve an empty frontier, and its writes would be undone by the
+ * journal's replay at the next resident open. Refused before anything is opened, written behind
+ * or not (the write-behind store refuses it too, as LmdbBackend refuses its writes).
+ */
+function assertUrlTasksInKeyspace(dataDirectory: string): void {
+  const journalDirectory = journalDirectoryOf(dataDirectory);
+  const residentPrefix = residentKeyPrefixOf(journalDirectory);
+  if (residentPrefix !== undefined)
+    throw new ResidentJournalError(journalDirectory, residentPrefix);
+}
+
 export async function openSchedulerStorage(
   settings: StorageBackendSettings,
   isResidentUrlTasks: boolean,
   logger: Logger,
 ): Promise<SchedulerStorage> {
   if (!isResidentUrlTasks) {
+    if (settings.backendName === 'lmdb') assertUrlTasksInKeyspace(settings.dataDirectory);
     const backend = await openStorageBackend(settings);
     return {
       backend,

@@ -41,12 +41,15 @@ describe('url_task held in memory', () => {
     dataDirectory = undefined;
   });
 
-  async function start(resident: 'on' | 'off'): Promise<TestScheduler> {
+  async function start(
+    resident: 'on' | 'off',
+    environment: Record<string, string> = {},
+  ): Promise<TestScheduler> {
     scheduler = await startTestScheduler({
       clock,
       dataDirectory,
       flags: ['--domain-in-flight-cap', '10'],
-      environment: { SCHEDULER_RESIDENT_URL_TASKS: resident },
+      environment: { SCHEDULER_RESIDENT_URL_TASKS: resident, ...environment },
     });
     dataDirectory = scheduler.dataDirectory;
     return scheduler;
@@ -98,6 +101,10 @@ describe('url_task held in memory', () => {
 
     // Without them the store would serve an empty frontier: refused, with the reason.
     await expect(start('off')).rejects.toThrow(/SCHEDULER_RESIDENT_URL_TASKS=on/);
+    // Written to directly, too: the journal's next replay would also undo what it wrote.
+    await expect(start('off', { STORAGE_LMDB_WRITE_BEHIND: 'off' })).rejects.toThrow(
+      /SCHEDULER_RESIDENT_URL_TASKS=on/,
+    );
     const again = await start('on');
     expect(await urlCounts(again.client)).toMatchObject({ done: 3, queued: 3, leased: 5 });
   });

@@ -3,7 +3,9 @@ import { warnOnceIfLmdbAddonIsDebugBuild } from './lmdb-addon';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
 import { LOWEST_BINARY_KEY, POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
 import { LmdbWriteCompletions } from './lmdb-write-completions';
+import { journalDirectoryOf } from './write-behind/file-write-journal';
 import { replayLeftoverJournal } from './write-behind/journal-replay';
+import { ResidentJournalError, residentKeyPrefixOf } from './write-behind/resident-rows';
 import type { StoredWrite } from './write-behind/journal-record';
 import {
   ENVELOPE_HEADER_BYTES,
@@ -151,6 +153,12 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   readonly #sweepTimer: NodeJS.Timeout;
   #sweepInFlight: Promise<unknown> | undefined;
   #isClosed = false;
+  /**
+   * Why writes are refused, when they are: the store's journal carries resident rows and is
+   * replayed again at their owner's next open, which would put its older row versions back over
+   * anything written here meanwhile (journal-replay.ts). Such an opener reads the store.
+   */
+  #writesRefusedBy: ResidentJournalError | undefined;
 
   private constructor(directory: string, options: LmdbBackendOptions) {
     // trackMetrics is an lmdb-js option its type declarations leave out.
@@ -199,6 +207,11 @@ export class LmdbBackend implements OrderedKeyValueBackend {
         await replayLeftoverJournal(directory, backend, {
           isOwnedByCaller: options.isJournalClaimedByCaller,
         });
+        const journalDirectory = journalDirectoryOf(directory);
+        const residentPrefix = residentKeyPrefixOf(journalDirectory);
+        if (residentPrefix !== undefined) {
+          backend.#writesRefusedBy = new ResidentJournalError(journalDirectory, residentPrefix);
+        }
       }
     } catch (error) {
       await backend.close();
@@ -272,7 +285,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
    * how a write-behind checkpoint or a journal replay lands. Resolves once committed.
    */
   async applyStoredWrites(writes: readonly StoredWrite[]): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     const completions = new LmdbWriteCompletions();
     for (const { key, stored } of writes) {
       if (stored === undefined) {
@@ -286,7 +299,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   }
 
   async putMany(writes: KeyValueWrite[]): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     // Validate everything before queueing anything, so a bad row cannot leave half a batch behind.
     writes.forEach(assertWrite);
     const nowMs = Date.now();
@@ -305,7 +318,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   }
 
   async deleteMany(keys: Buffer[]): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     keys.forEach(assertKey);
     // A stale expiry-index entry may remain; the sweep discards it (see lmdb-expiry-index.ts).
     const completions = new LmdbWriteCompletions();
@@ -314,7 +327,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
-    this.#assertOpen();
+    this.#assertWritable();
     assertRange(range);
     if (Buffer.compare(range.start, range.end) >= 0) {
       return;
@@ -371,7 +384,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     next: Buffer,
     ttlSeconds?: number,
   ): Promise<CompareAndSwapOutcome> {
-    this.#assertOpen();
+    this.#assertWritable();
     assertWrite({ key, value: next, ttlSeconds });
     return this.#rows.transaction(() => {
       const nowMs = Date.now();
@@ -392,6 +405,8 @@ export class LmdbBackend implements OrderedKeyValueBackend {
    */
   async sweepExpired(): Promise<number> {
     this.#assertOpen();
+    // The journal's replay at the owner's next open puts back what a sweep here would delete.
+    if (this.#writesRefusedBy !== undefined) return 0;
     return sweepExpiredRows(this.#rows, this.#expiryIndex, Date.now(), this.#sweepBatchSize);
   }
 
@@ -404,6 +419,11 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     await this.#sweepInFlight;
     await this.#rows.committed;
     await this.#environment.close();
+  }
+
+  #assertWritable(): void {
+    this.#assertOpen();
+    if (this.#writesRefusedBy !== undefined) throw this.#writesRefusedBy;
   }
 
   #assertOpen(): void {

@@ -36,7 +36,8 @@ export class AmbiguousJournalError extends Error {
  * A journal with resident rows (resident-rows.ts) is not emptied: those rows live only there and
  * in their owner's snapshot. Its other rows are written into the store, and the journal is left for
  * the owner's next open — so a plain opener (a script, a test) reads the store as the owner left
- * it, less the resident rows, which it does not hold.
+ * it, less the resident rows, which it does not hold; it may not write (LmdbBackend refuses): that
+ * replay would put the journal's older row versions back over its writes.
  */
 export async function replayLeftoverJournal(
   storeDirectory: string,

@@ -142,9 +142,22 @@ test('a restart replays the resident rows after the snapshot to their owner, eve
   expect(segmentNamesIn(directory).length).toBeGreaterThan(0);
 
   // A plain opener reads the other rows and keeps the journal: the resident rows are only there.
+  // It may not write: the owner's next open replays the journal, P1 over anything written here.
   const plainOpener = await LmdbBackend.open(directory);
   expect(text(await plainOpener.get(key('plain:p')))).toBe('P1');
   expect(await plainOpener.get(key('res:a'))).toBeUndefined();
+  const everyWrite = [
+    () => plainOpener.put({ key: key('plain:p'), value: value('P2') }),
+    () => plainOpener.putMany([{ key: key('plain:q'), value: value('Q1') }]),
+    () => plainOpener.delete(key('plain:p')),
+    () => plainOpener.deleteRange({ start: key('plain:'), end: key('plain;') }),
+    () => plainOpener.compareAndSwap(key('plain:p'), value('P1'), value('P2')),
+    () => plainOpener.applyStoredWrites([{ key: key('plain:p'), stored: undefined }]),
+  ];
+  for (const write of everyWrite) await expect(write()).rejects.toThrow(ResidentJournalError);
+  expect(await plainOpener.sweepExpired()).toBe(0);
+  expect(text(await plainOpener.get(key('plain:p')))).toBe('P1');
+  expect(await plainOpener.get(key('plain:q'))).toBeUndefined();
   await plainOpener.close();
   expect(segmentNamesIn(directory).length).toBeGreaterThan(0);
 
