@@ -4,11 +4,7 @@ import {
   type StorageBackendSettings,
 } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
-import { journalDirectoryOf } from '../common/storage/write-behind/file-write-journal';
-import {
-  ResidentJournalError,
-  residentKeyPrefixOf,
-} from '../common/storage/write-behind/resident-rows';
+import { residentJournalErrorOf } from '../common/storage/write-behind/resident-rows';
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
 import type { ResidentUrlTaskRows } from './frontier/resident/resident-url-task-rows';
 
@@ -42,10 +38,8 @@ export function isResidentUrlTasksFromEnvironment(environment: NodeJS.ProcessEnv
  * or not (the write-behind store refuses it too, as LmdbBackend refuses its writes).
  */
 function assertUrlTasksInKeyspace(dataDirectory: string): void {
-  const journalDirectory = journalDirectoryOf(dataDirectory);
-  const residentPrefix = residentKeyPrefixOf(journalDirectory);
-  if (residentPrefix !== undefined)
-    throw new ResidentJournalError(journalDirectory, residentPrefix);
+  const refusal = residentJournalErrorOf(dataDirectory);
+  if (refusal !== undefined) throw refusal;
 }
 
 export async function openSchedulerStorage(

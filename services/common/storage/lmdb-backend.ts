@@ -3,9 +3,8 @@ import { warnOnceIfLmdbAddonIsDebugBuild } from './lmdb-addon';
 import { indexExpiry, sweepExpiredRows, type BinaryDatabase } from './lmdb-expiry-index';
 import { LOWEST_BINARY_KEY, POOLED_BINARY_ENCODING } from './lmdb-pooled-binary';
 import { LmdbWriteCompletions } from './lmdb-write-completions';
-import { journalDirectoryOf } from './write-behind/file-write-journal';
 import { replayLeftoverJournal } from './write-behind/journal-replay';
-import { ResidentJournalError, residentKeyPrefixOf } from './write-behind/resident-rows';
+import { residentJournalErrorOf, type ResidentJournalError } from './write-behind/resident-rows';
 import type { StoredWrite } from './write-behind/journal-record';
 import {
   ENVELOPE_HEADER_BYTES,
@@ -207,11 +206,7 @@ export class LmdbBackend implements OrderedKeyValueBackend {
         await replayLeftoverJournal(directory, backend, {
           isOwnedByCaller: options.isJournalClaimedByCaller,
         });
-        const journalDirectory = journalDirectoryOf(directory);
-        const residentPrefix = residentKeyPrefixOf(journalDirectory);
-        if (residentPrefix !== undefined) {
-          backend.#writesRefusedBy = new ResidentJournalError(journalDirectory, residentPrefix);
-        }
+        backend.#writesRefusedBy = residentJournalErrorOf(directory);
       }
     } catch (error) {
       await backend.close();

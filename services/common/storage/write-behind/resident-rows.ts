@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyRange } from '../ordered-key-value-backend';
 import type { StoredWrite } from './journal-record';
+import { journalDirectoryOf } from './file-write-journal';
 import { syncDirectory } from './journal-segment-file';
 
 /**
@@ -69,6 +70,18 @@ const MARKER_FILE = 'resident-rows';
 export function residentKeyPrefixOf(journalDirectory: string): string | undefined {
   const path = join(journalDirectory, MARKER_FILE);
   return existsSync(path) ? readFileSync(path, 'latin1') : undefined;
+}
+
+/**
+ * What refuses an opener of the store in `storeDirectory` that is not the owner of its resident
+ * rows — when its journal carries any; undefined otherwise.
+ */
+export function residentJournalErrorOf(storeDirectory: string): ResidentJournalError | undefined {
+  const journalDirectory = journalDirectoryOf(storeDirectory);
+  const keyPrefix = residentKeyPrefixOf(journalDirectory);
+  return keyPrefix === undefined
+    ? undefined
+    : new ResidentJournalError(journalDirectory, keyPrefix);
 }
 
 /**
