@@ -18,6 +18,7 @@ import { registerWriteBehindMetrics } from '../common/storage/write-behind/write
 import { systemClock, type Clock } from './frontier/clock';
 import { commitModeOf } from './frontier/commit-queue';
 import { Frontier } from './frontier/frontier';
+import { residentDueQueueSlots } from './frontier/resident/resident-due-queue-slots';
 import { residentUrlTables } from './frontier/resident/resident-table-reads';
 import { registerResidentUrlTaskMetrics } from './frontier/resident/resident-url-task-metrics';
 import { isResidentUrlTasksFromEnvironment, openSchedulerStorage } from './open-scheduler-storage';
@@ -86,6 +87,10 @@ export function schedulerServiceDefinition(
             storage.residentUrlTasks === undefined
               ? undefined
               : residentUrlTables(keyspace, storage.residentUrlTasks),
+          dueQueueSlots:
+            storage.residentUrlTasks === undefined
+              ? undefined
+              : residentDueQueueSlots(storage.residentUrlTasks.store),
           clock: dependencies.clock ?? systemClock,
           settings: frontierSettingsOf(values),
           logger,

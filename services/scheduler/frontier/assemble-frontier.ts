@@ -9,6 +9,7 @@ import type { Clock } from './clock';
 import { CommitQueue, type CommitMode } from './commit-queue';
 import { DomainBook } from './domain-book';
 import { DomainPicker } from './domain-picker';
+import type { DueQueueSlots } from './due-queue-slots';
 import { DomainReconciler } from './domain-reconciler';
 import { DomainRuntimeRows } from './domain-runtime-rows';
 import { FrontierActivity } from './frontier-activity';
@@ -53,6 +54,8 @@ export interface FrontierDependencies {
    * default: the keyspace's own tables.
    */
   urlTables?: UrlTables;
+  /** The due queues slot by slot, with `urlTables` held in memory (residentDueQueueSlots). */
+  dueQueueSlots?: DueQueueSlots;
 }
 
 /*
@@ -220,7 +223,14 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
     clock,
     tables,
     store,
-    picker: new DomainPicker({ tables, store, leases, book, robots }),
+    picker: new DomainPicker({
+      tables,
+      store,
+      leases,
+      book,
+      robots,
+      slots: dependencies.dueQueueSlots,
+    }),
     leases,
     waiters,
     runDueMaintenance: async (batch, nowMs) => {

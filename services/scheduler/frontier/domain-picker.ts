@@ -1,6 +1,7 @@
 import { primaryKeyPrefix, type PrimaryKey } from '../../common/storage/primary-key';
 import type { DomainBook } from './domain-book';
 import type { DomainSchedule, QueueHead } from './domain-schedule';
+import type { DueQueueSlots } from './due-queue-slots';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { FrontierStore, UrlTaskChange } from './frontier-store';
 import type { FrontierTables } from './frontier-tables';
@@ -64,6 +65,18 @@ export interface DomainPickerDependencies {
   /** Also where a domain's rule is looked up (DomainBook.ruleOf). */
   book: DomainBook;
   robots: RobotsPolicy;
+  /** The due queues slot by slot, when url_task is held in memory (due-queue-slots.ts). */
+  slots?: DueQueueSlots;
+}
+
+/** What one look at a domain's queue found: a URL to hand out, a place to resume, or nothing. */
+type TakeOutcome =
+  { task: UrlTaskDocument; key: PrimaryKey } | { resumeAfter: PrimaryKey } | undefined;
+
+/** Where reading a domain's queue slot by slot stopped for the keyspace's way to go on. */
+interface HandOver {
+  after: PrimaryKey | undefined;
+  examinedCount: number;
 }
 
 /** How long a downloader keeps a domain's robots.txt (its `downloader:robots_txt_object` cache). */
@@ -104,7 +117,11 @@ export class DomainPicker {
       while (!isDone()) {
         const batch = this.#popAvailable(rank, nowMs, taskCount - outcome.picked.length);
         if (batch.length === 0) break;
-        const heads = await this.#prefetchHeads(batch, lastTakenKeys);
+        // Read ahead only for the keyspace's way: slot by slot, a queue is read when it is taken.
+        const heads =
+          this.dependencies.slots === undefined
+            ? await this.#prefetchHeads(batch, lastTakenKeys)
+            : undefined;
         for (let index = 0; index < batch.length; index += 1) {
           const { schedule, rule } = batch[index];
           // Once the lease is full, the rest of the batch goes back into the queue unchanged.
@@ -116,8 +133,8 @@ export class DomainPicker {
               outcome,
               nowMs,
               budget,
-              heads.pages[index],
-              heads.tasks,
+              heads?.pages[index],
+              heads?.tasks,
             );
             if (taken !== undefined && 'resumeAfter' in taken) {
               // Gave up on a run of entries it could not hand out: look further along next time.
@@ -204,11 +221,21 @@ export class DomainPicker {
     outcome: PickOutcome,
     nowMs: number,
     budget: { remainingCount: number },
-    firstPage: QueuePage,
-    readTasks: ReadonlyMap<string, UrlTaskDocument | undefined>,
-  ): Promise<{ task: UrlTaskDocument; key: PrimaryKey } | { resumeAfter: PrimaryKey } | undefined> {
+    firstPage: QueuePage | undefined,
+    readTasks: ReadonlyMap<string, UrlTaskDocument | undefined> = new Map(),
+  ): Promise<TakeOutcome> {
     let after = takenBefore;
     let examinedCount = 0;
+    const { slots, store } = this.dependencies;
+    if (
+      slots !== undefined &&
+      after === undefined &&
+      !store.hasPendingDueEntries(schedule.domain)
+    ) {
+      const taken = this.#takeFromSlots(slots, schedule, rule, budget);
+      if (!('examinedCount' in taken)) return taken.outcome;
+      ({ after, examinedCount } = taken);
+    }
     let readAhead: QueuePage | undefined = firstPage;
     while (examinedCount < MAX_ENTRIES_PER_TAKE && budget.remainingCount > 0) {
       const page = readAhead ?? (await this.#queuePage(schedule.domain, after, SCAN_PAGE_SIZE));
@@ -261,6 +288,62 @@ export class DomainPicker {
     // served, from behind them.
     schedule.head = after === undefined ? null : headOfDueKey(after);
     return after === undefined ? undefined : { resumeAfter: after };
+  }
+
+  /**
+   * #takeHead on a queue read slot by slot (DueQueueSlots): the same rules — URLs live leases hold
+   * are passed over, the head after the one taken becomes the domain's head, a take examines
+   * MAX_ENTRIES_PER_TAKE at most — without an entry's key or a check of it against its document
+   * (a slot is both). Synchronous, so the slots read stay the store's order while they are used.
+   * Hands the rest of the queue over to the keyspace's way, after the last URL examined, where
+   * that way's rules are needed: a URL with a change not yet durable, one whose robots.txt verdict
+   * must be read again (a newer rule), the take's or the pick's budget spent.
+   */
+  #takeFromSlots(
+    slots: DueQueueSlots,
+    schedule: DomainSchedule,
+    rule: RuleSummary,
+    budget: { remainingCount: number },
+  ): { outcome: TakeOutcome } | HandOver {
+    const { leases, store } = this.dependencies;
+    let examinedCount = 0;
+    let lastExamined = -1;
+    const handOver = (): HandOver => ({
+      after: lastExamined < 0 ? undefined : slots.keyOf(lastExamined),
+      examinedCount,
+    });
+    // Pages of SCAN_PAGE_SIZE, the budgets checked before each, as the keyspace's way reads them.
+    for (let offset = 0; ; offset += SCAN_PAGE_SIZE) {
+      if (examinedCount >= MAX_ENTRIES_PER_TAKE || budget.remainingCount <= 0) return handOver();
+      // One slot past the page: the head after a URL taken at its end.
+      const page = slots.slotsOf(schedule.domain, offset, SCAN_PAGE_SIZE + 1);
+      const examinedEnd = Math.min(page.length, SCAN_PAGE_SIZE);
+      for (let index = 0; index < examinedEnd; index += 1) {
+        const slot = page[index];
+        const urlHash = slots.urlHashOf(slot);
+        if (store.hasPendingTask(urlHash)) return handOver();
+        examinedCount += 1;
+        budget.remainingCount -= 1;
+        if (leases.holderOf(urlHash) !== undefined) {
+          lastExamined = slot; // leased: its entry stays until its lease is settled
+          continue;
+        }
+        const task = slots.taskOf(slot);
+        if (task.robots_rule_verified_at !== rule.verifiedAt) {
+          // Not counted here: the keyspace's way examines it again.
+          examinedCount -= 1;
+          budget.remainingCount += 1;
+          return handOver();
+        }
+        const following = page[index + 1];
+        schedule.head = following === undefined ? null : slots.headOf(following);
+        return { outcome: { task, key: slots.keyOf(slot) } };
+      }
+      if (page.length <= SCAN_PAGE_SIZE) {
+        schedule.head = null;
+        return { outcome: undefined };
+      }
+    }
   }
 
   /**

@@ -172,6 +172,16 @@ export class FrontierStore {
     };
   }
 
+  /** Whether a change of `urlHash` is staged but not yet durable (storage does not show it yet). */
+  hasPendingTask(urlHash: string): boolean {
+    return this.#pendingTasks.has(urlHash);
+  }
+
+  /** Whether due-index entries of `domain` are staged but not yet durable. */
+  hasPendingDueEntries(domain: string): boolean {
+    return this.#pendingDueEntries.has(domain);
+  }
+
   /** Due-index entries of `domain` staged but not yet durable, in key order. */
   pendingDueEntries(domain: string): PrimaryKey[] {
     return sortedKeys(this.#pendingDueEntries.get(domain));

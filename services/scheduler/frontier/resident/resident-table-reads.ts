@@ -129,7 +129,11 @@ export function residentIndexReads(
 }
 
 /** The key the keyspace index would hold for the URL in `slot`. */
-function indexKeyOf(table: ResidentUrlTable, index: ResidentIndexName, slot: number): PrimaryKey {
+export function indexKeyOf(
+  table: ResidentUrlTable,
+  index: ResidentIndexName,
+  slot: number,
+): PrimaryKey {
   const urlHash = table.urlHashOf(slot);
   const domain = table.domainOf(slot);
   switch (index) {
