@@ -20,11 +20,27 @@ describe('exact times (timeTextOf and exactMsOfTimeText)', () => {
     for (let index = 0; index < 20_000; index += 1) {
       samples.push(Math.floor((low + Math.random() * (high - low)) / 1000) * 1000);
     }
+    // Read before and after it is formatted: a text timeTextOf made is remembered, so the second
+    // read is a lookup and the first (almost always a second not formatted yet) a parse.
     const mismatches = samples.filter((ms) => {
+      const isoText = isoTextOf(ms);
+      const parsedMs = exactMsOfTimeText(isoText);
       const text = timeTextOf(ms);
-      return text !== isoTextOf(ms) || exactMsOfTimeText(text) !== ms;
+      return parsedMs !== ms || text !== isoText || exactMsOfTimeText(text) !== ms;
     });
     expect(mismatches).toEqual([]);
+  });
+
+  it('reads a remembered text and a copy of it alike, and forgets neither into a wrong answer', () => {
+    const ms = Date.UTC(2026, 7, 15, 7, 47, 52);
+    const text = timeTextOf(ms);
+    const copy = ['2026-08-15', 'T07:47:52Z'].join('');
+    expect(exactMsOfTimeText(text)).toBe(ms);
+    expect(exactMsOfTimeText(copy)).toBe(ms);
+    // Past the bound of remembered seconds the first one is parsed again, with the same answer.
+    for (let second = 1; second <= 600; second += 1) timeTextOf(ms + second * 1000);
+    expect(exactMsOfTimeText(copy)).toBe(ms);
+    expect(exactMsOfTimeText(timeTextOf(ms + 600_000))).toBe(ms + 600_000);
   });
 
   it.each([

@@ -12,6 +12,14 @@ const MS_PER_SECOND = 1000;
  * now plus each domain's interval, now plus the re-visit interval). Bounded: cleared when full.
  */
 const formatted = new Map<number, string>();
+/**
+ * The same seconds the other way, for the texts formatted by hand (years 1000–9999, each exactly
+ * what timeTextOf gives back): the documents the frontier writes carry those very strings, and the
+ * resident url table reads up to eight times back from each (exactMsOfTimeText), the lease book
+ * its expiries (msOfTimeText) — a lookup of a string whose hash it already holds instead of a
+ * parse. Cleared with `formatted`.
+ */
+const parsed = new Map<string, number>();
 const MS_AT_YEAR_1000 = Date.UTC(1000, 0, 1);
 const MS_AT_YEAR_10000 = Date.UTC(10000, 0, 1);
 const MAX_FORMATTED_SECONDS = 256;
@@ -19,11 +27,16 @@ const MAX_FORMATTED_SECONDS = 256;
 function formatWholeSeconds(wholeSecondsMs: number): string {
   let text = formatted.get(wholeSecondsMs);
   if (text === undefined) {
-    text =
-      wholeSecondsMs >= MS_AT_YEAR_1000 && wholeSecondsMs < MS_AT_YEAR_10000
-        ? civilTimeTextOf(wholeSecondsMs)
-        : new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    if (formatted.size >= MAX_FORMATTED_SECONDS) formatted.clear();
+    if (formatted.size >= MAX_FORMATTED_SECONDS) {
+      formatted.clear();
+      parsed.clear();
+    }
+    if (wholeSecondsMs >= MS_AT_YEAR_1000 && wholeSecondsMs < MS_AT_YEAR_10000) {
+      text = civilTimeTextOf(wholeSecondsMs);
+      parsed.set(text, wholeSecondsMs);
+    } else {
+      text = new Date(wholeSecondsMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
     formatted.set(wholeSecondsMs, text);
   }
   return text;
@@ -41,7 +54,7 @@ export function ceilingTimeTextOf(ms: number): string {
 
 /** Unix ms of a stored or wire time; NaN never escapes (a malformed time reads as 0). */
 export function msOfTimeText(text: string): number {
-  const ms = conventionalTimeMs(text) ?? Date.parse(text);
+  const ms = parsed.get(text) ?? conventionalTimeMs(text) ?? Date.parse(text);
   return Number.isFinite(ms) ? ms : 0;
 }
 
@@ -114,6 +127,8 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * text exactly (the resident url table).
  */
 export function exactMsOfTimeText(text: string): number {
+  const known = parsed.get(text);
+  if (known !== undefined) return known;
   // The layout and each field's range as time-text.ts reads stored times; then what Date.UTC
   // would quietly roll over (the 31st of a short month) or write back differently (years < 1000).
   const ms = conventionalTimeMs(text);

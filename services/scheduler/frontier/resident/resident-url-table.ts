@@ -113,7 +113,11 @@ export class ResidentValueError extends RangeError {}
 export interface CheckedUrlTask {
   task: UrlTaskDocument;
   hashWords: Uint32Array;
-  numbers: Float64Array;
+  /**
+   * A plain array, not a Float64Array: a typed array of 13 doubles is past V8's size for keeping
+   * its bytes on the heap, and one allocated per row written cost a native allocation each.
+   */
+  numbers: readonly number[];
 }
 
 export interface ResidentUrlTableOptions {
@@ -356,7 +360,9 @@ export class ResidentUrlTable implements SlotHashes {
    */
   check(task: UrlTaskDocument): CheckedUrlTask {
     const numbers = this.#checked(task);
-    return { task, hashWords: this.#lookupWords.slice(), numbers: numbers.slice() };
+    const copied = new Array<number>(NUMBER_COUNT);
+    for (let index = 0; index < NUMBER_COUNT; index += 1) copied[index] = numbers[index];
+    return { task, hashWords: this.#lookupWords.slice(), numbers: copied };
   }
 
   /** The slot of the URL whose url_hash has these words, or -1. */
@@ -382,7 +388,7 @@ export class ResidentUrlTable implements SlotHashes {
   #putChecked(
     task: UrlTaskDocument,
     hashWords: Uint32Array,
-    numbers: Float64Array,
+    numbers: ArrayLike<number>,
     knownSlot: number | undefined,
   ): number {
     const stateCode = this.#states.codeOf(task.url_state);
