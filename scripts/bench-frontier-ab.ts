@@ -27,7 +27,6 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LmdbBackend } from '../services/common/storage/lmdb-backend';
 import {
   abSideSettingsLines,
   abSideSettingsOf,
@@ -36,7 +35,7 @@ import {
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
-import { growFrontier } from './bench-frontier/frontier-growth';
+import { growFrontier, openPlainLmdbGrowthStorage } from './bench-frontier/frontier-growth';
 import { cpuFiguresText, type LoadMeasurement } from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
@@ -188,7 +187,7 @@ async function main(): Promise<number> {
   const template = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-template-'));
   cleanups.push(() => rmSync(template, { recursive: true, force: true }));
   await growFrontier(
-    () => LmdbBackend.open(join(template, 'scheduler')),
+    () => openPlainLmdbGrowthStorage(join(template, 'scheduler')),
     corpus,
     0,
     FRONTIER_SIZE,

@@ -31,16 +31,24 @@
  */
 import { freeLoopbackPort } from '../services/common/testing/free-loopback-port';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
-import { LmdbBackend } from '../services/common/storage/lmdb-backend';
-import type { OrderedKeyValueBackend } from '../services/common/storage/ordered-key-value-backend';
+import { storageBackendSettingsFromEnvironment } from '../services/common/storage/open-storage-backend';
+import {
+  isResidentUrlTasksFromEnvironment,
+  openSchedulerStorage,
+} from '../services/scheduler/open-scheduler-storage';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
-import { growFrontier } from './bench-frontier/frontier-growth';
+import {
+  growFrontier,
+  openPlainLmdbGrowthStorage,
+  type GrowthStorage,
+} from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
@@ -160,7 +168,7 @@ async function main(): Promise<number> {
     );
     const stage = await growAndMeasureStage({
       backendLabel: 'lmdb',
-      openBackend: () => LmdbBackend.open(join(lmdbDirectory, 'scheduler')),
+      openStorage: () => openLmdbGrowthStorage(join(lmdbDirectory, 'scheduler')),
       fromSize: frontierSize,
       size,
       dataDirectory: lmdbDirectory,
@@ -219,12 +227,29 @@ function measuredUrls(size: number): number {
 }
 
 /**
+ * The scheduler's LMDB store as a stage grows it: opened as the scheduler opens it when url_task
+ * is held in memory (SCHEDULER_RESIDENT_URL_TASKS=on, inherited by the scheduler process), so the
+ * rows grown land where the scheduler reads them and a store it marked may be grown again; a
+ * plain open, writing directly, otherwise.
+ */
+async function openLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
+  if (!isResidentUrlTasksFromEnvironment(process.env)) return openPlainLmdbGrowthStorage(directory);
+  const settings = storageBackendSettingsFromEnvironment('scheduler', {
+    ...process.env,
+    STORAGE_BACKEND: 'lmdb',
+    STORAGE_DATA_DIRECTORY: directory,
+    STORAGE_LMDB_WRITE_BEHIND: 'on',
+  });
+  return openSchedulerStorage(settings, true, pino({ level: 'silent' }));
+}
+
+/**
  * Grows the frontier to the stage's size (no scheduler running), then one scheduler process on it:
  * its start-up, every worker count, its memory.
  */
 async function growAndMeasureStage(options: {
   backendLabel: Row['backendLabel'];
-  openBackend: () => Promise<OrderedKeyValueBackend>;
+  openStorage: () => Promise<GrowthStorage>;
   fromSize: number;
   size: number;
   dataDirectory: string;
@@ -232,7 +257,7 @@ async function growAndMeasureStage(options: {
   /** After the measured rows, one more load with the CPU profiler on (inspector-profile.ts). */
   isProfiled?: boolean;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
-  await growFrontier(options.openBackend, corpus, options.fromSize, options.size, budget);
+  await growFrontier(options.openStorage, corpus, options.fromSize, options.size, budget);
   const inspectPort = options.isProfiled === true ? await freeLoopbackPort() : undefined;
   const scheduler = await startBenchScheduler({ ...options, inspectPort });
   const stop = async () => {
@@ -334,7 +359,12 @@ async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }>
   cleanups.unshift(() => double.stop());
   const dataDirectory = mkdtempSync(join(tmpdir(), 'bench-frontier-tikv-'));
   cleanups.push(() => rmSync(dataDirectory, { recursive: true, force: true }));
-  const environment = { STORAGE_BACKEND: 'tikv', TIKV_PD_ENDPOINTS: double.pdEndpoints.join(',') };
+  const environment = {
+    STORAGE_BACKEND: 'tikv',
+    TIKV_PD_ENDPOINTS: double.pdEndpoints.join(','),
+    // url_task is stored on TiKV, whatever the LMDB rows of this run do (README, Storage).
+    SCHEDULER_RESIDENT_URL_TASKS: 'off',
+  };
   const rows: Row[] = [];
   const stages: StageFacts[] = [];
   let frontierSize = 0;
@@ -343,7 +373,10 @@ async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }>
       log(`stage ${size.toLocaleString('en-US')} (TiKV double): growing the frontier`);
       const stage = await growAndMeasureStage({
         backendLabel: 'tikv-double',
-        openBackend: () => TikvBackend.connect({ pdEndpoints: double.pdEndpoints }),
+        openStorage: async () => {
+          const backend = await TikvBackend.connect({ pdEndpoints: double.pdEndpoints });
+          return { backend, residentUrlTasks: undefined, close: () => backend.close() };
+        },
         fromSize: frontierSize,
         size,
         dataDirectory,

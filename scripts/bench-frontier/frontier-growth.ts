@@ -1,8 +1,11 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { readSettings } from '../../services/common/config/settings';
+import { LmdbBackend } from '../../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../../services/common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../../services/common/storage/service-keyspace';
+import type { ResidentUrlTaskRows } from '../../services/scheduler/frontier/resident/resident-url-task-rows';
+import { frontierUrlTablesOf } from '../../services/scheduler/open-scheduler-storage';
 import { commitModeOf } from '../../services/scheduler/frontier/commit-queue';
 import { Frontier } from '../../services/scheduler/frontier/frontier';
 import {
@@ -13,34 +16,55 @@ import { log, type Budget } from './bench-log';
 import type { BenchCorpus } from './bench-corpus';
 
 /**
- * Grows the frontier in the storage `openBackend` opens to `targetSize` URLs through the scheduler's
- * own frontier module (the same rules and admission code as POST /v1/rules and /v1/seeds, without
- * HTTP), while no scheduler process runs on it; then stops it cleanly and closes the storage.
+ * The store a stage grows: a backend, and url_task's rows when the store holds them in memory
+ * (SCHEDULER_RESIDENT_URL_TASKS=on: opened as the scheduler opens it, openSchedulerStorage — a
+ * plain open may not write such a store).
+ */
+export interface GrowthStorage {
+  backend: OrderedKeyValueBackend;
+  residentUrlTasks: ResidentUrlTaskRows | undefined;
+  close(): Promise<void>;
+}
+
+/** The scheduler's LMDB store opened plainly, written directly: url_task in the keyspace. */
+export async function openPlainLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
+  const backend = await LmdbBackend.open(directory);
+  return { backend, residentUrlTasks: undefined, close: () => backend.close() };
+}
+
+/**
+ * Grows the frontier in the storage `openStorage` opens to `targetSize` URLs through the
+ * scheduler's own frontier module (the same rules and admission code as POST /v1/rules and
+ * /v1/seeds, without HTTP), while no scheduler process runs on it; then stops it cleanly and
+ * closes the storage.
  */
 export async function growFrontier(
-  openBackend: () => Promise<OrderedKeyValueBackend>,
+  openStorage: () => Promise<GrowthStorage>,
   corpus: BenchCorpus,
   fromSize: number,
   targetSize: number,
   budget: Budget,
 ): Promise<void> {
-  const backend = await openBackend();
+  const storage = await openStorage();
   try {
-    await growFrontierIn(backend, corpus, fromSize, targetSize, budget);
+    await growFrontierIn(storage, corpus, fromSize, targetSize, budget);
   } finally {
-    await backend.close();
+    await storage.close();
   }
 }
 
 async function growFrontierIn(
-  backend: OrderedKeyValueBackend,
+  storage: GrowthStorage,
   corpus: BenchCorpus,
   fromSize: number,
   targetSize: number,
   budget: Budget,
 ): Promise<void> {
+  const { backend } = storage;
+  const keyspace = openServiceKeyspace('scheduler', backend);
   const frontier = await Frontier.open({
-    keyspace: openServiceKeyspace('scheduler', backend),
+    keyspace,
+    ...frontierUrlTablesOf(keyspace, storage),
     clock: { nowMs: () => Date.now() },
     settings: frontierSettingsOf(readSettings(SCHEDULER_SETTINGS, {}, {})),
     logger: pino({ level: 'silent' }),

@@ -18,10 +18,12 @@ import { registerWriteBehindMetrics } from '../common/storage/write-behind/write
 import { systemClock, type Clock } from './frontier/clock';
 import { commitModeOf } from './frontier/commit-queue';
 import { Frontier } from './frontier/frontier';
-import { residentDueQueueSlots } from './frontier/resident/resident-due-queue-slots';
-import { residentUrlTables } from './frontier/resident/resident-table-reads';
 import { registerResidentUrlTaskMetrics } from './frontier/resident/resident-url-task-metrics';
-import { isResidentUrlTasksFromEnvironment, openSchedulerStorage } from './open-scheduler-storage';
+import {
+  frontierUrlTablesOf,
+  isResidentUrlTasksFromEnvironment,
+  openSchedulerStorage,
+} from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
@@ -83,14 +85,7 @@ export function schedulerServiceDefinition(
         const keyspace = openServiceKeyspace('scheduler', backend);
         frontier = await Frontier.open({
           keyspace,
-          urlTables:
-            storage.residentUrlTasks === undefined
-              ? undefined
-              : residentUrlTables(keyspace, storage.residentUrlTasks),
-          dueQueueSlots:
-            storage.residentUrlTasks === undefined
-              ? undefined
-              : residentDueQueueSlots(storage.residentUrlTasks.store),
+          ...frontierUrlTablesOf(keyspace, storage),
           clock: dependencies.clock ?? systemClock,
           settings: frontierSettingsOf(values),
           logger,

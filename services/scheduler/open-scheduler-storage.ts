@@ -5,7 +5,11 @@ import {
 } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { residentJournalErrorOf } from '../common/storage/write-behind/resident-rows';
+import type { ServiceKeyspace } from '../common/storage/service-keyspace';
+import type { FrontierDependencies } from './frontier/assemble-frontier';
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
+import { residentDueQueueSlots } from './frontier/resident/resident-due-queue-slots';
+import { residentUrlTables } from './frontier/resident/resident-table-reads';
 import type { ResidentUrlTaskRows } from './frontier/resident/resident-url-task-rows';
 
 /** The scheduler's store, and its url_task rows when they are held in memory. */
@@ -93,5 +97,22 @@ export async function openSchedulerStorage(
         await store.close();
       }
     },
+  };
+}
+
+/**
+ * What the frontier on `storage` reads url_task and its due queues from: the resident store's
+ * tables and heaps when it holds them (docs/resident-frontier.md), nothing — the keyspace's own
+ * tables — otherwise.
+ */
+export function frontierUrlTablesOf(
+  keyspace: ServiceKeyspace,
+  storage: Pick<SchedulerStorage, 'residentUrlTasks'>,
+): Pick<FrontierDependencies, 'urlTables' | 'dueQueueSlots'> {
+  const rows = storage.residentUrlTasks;
+  if (rows === undefined) return {};
+  return {
+    urlTables: residentUrlTables(keyspace, rows),
+    dueQueueSlots: residentDueQueueSlots(rows.store),
   };
 }
