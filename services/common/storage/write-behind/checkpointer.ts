@@ -64,6 +64,8 @@ export class Checkpointer {
   #committedSequence = 0;
   /** The newest sequence the journal was told to forget through. */
   #removedThroughSequence = 0;
+  /** The newest sequence whose rows the store holds, synced. */
+  #checkpointedThroughSequence = 0;
   #waitingVersionCount = 0;
   #oldestWaitingAtMs: number | undefined;
   #running: Promise<void> | undefined;
@@ -123,6 +125,21 @@ export class Checkpointer {
 
   stop(): void {
     this.#clearTimer();
+  }
+
+  /**
+   * Lets the journal forget the records the store holds (synced by a checkpoint) that the resident
+   * rows' owner also covers (removableThrough). Run after every checkpoint, and on close: a
+   * snapshot that counted after the last checkpoint — the one a clean stop writes — would else
+   * leave every segment it covers for the next open to read and replay again (at 1M URLs grown
+   * in one go, ~400 MB and ~10 s of start-up).
+   */
+  async forgetCovered(): Promise<void> {
+    const removable = this.removableThrough(this.#checkpointedThroughSequence);
+    if (removable > this.#removedThroughSequence) {
+      await this.journal.removeThrough(removable);
+      this.#removedThroughSequence = removable;
+    }
   }
 
   #schedule(): void {
@@ -189,11 +206,8 @@ export class Checkpointer {
       await Promise.all(applied);
       // Synced before the journal forgets them: a power loss must not lose what it held.
       await this.store.flushed();
-      const removable = this.removableThrough(throughSequence);
-      if (removable > this.#removedThroughSequence) {
-        await this.journal.removeThrough(removable);
-        this.#removedThroughSequence = removable;
-      }
+      this.#checkpointedThroughSequence = throughSequence;
+      await this.forgetCovered();
       this.statistics.secondsWriting += (performance.now() - startedAt) / 1000;
       this.overlay.endCheckpoint();
       this.statistics.checkpointCount += 1;

@@ -376,6 +376,7 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     if (this.#failure === undefined) await this.#checkpointer.drain();
     this.#checkpointer.stop();
     await this.#checkpointer.idle();
+    if (this.#failure === undefined) await this.#checkpointer.forgetCovered();
     await this.journal.close();
     releaseJournal(this.journalDirectory);
     await this.store.close();
