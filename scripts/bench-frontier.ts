@@ -46,6 +46,7 @@ import { BullmqPeer } from './bench-frontier/bullmq-peer';
 import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary';
 import {
   growFrontier,
+  keyspaceGrowthStorage,
   openPlainLmdbGrowthStorage,
   type GrowthStorage,
 } from './bench-frontier/frontier-growth';
@@ -373,10 +374,8 @@ async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }>
       log(`stage ${size.toLocaleString('en-US')} (TiKV double): growing the frontier`);
       const stage = await growAndMeasureStage({
         backendLabel: 'tikv-double',
-        openStorage: async () => {
-          const backend = await TikvBackend.connect({ pdEndpoints: double.pdEndpoints });
-          return { backend, residentUrlTasks: undefined, close: () => backend.close() };
-        },
+        openStorage: async () =>
+          keyspaceGrowthStorage(await TikvBackend.connect({ pdEndpoints: double.pdEndpoints })),
         fromSize: frontierSize,
         size,
         dataDirectory,

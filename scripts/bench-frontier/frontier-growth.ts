@@ -26,10 +26,14 @@ export interface GrowthStorage {
   close(): Promise<void>;
 }
 
+/** A backend whose keyspace holds url_task (TiKV, or LMDB written directly). */
+export function keyspaceGrowthStorage(backend: OrderedKeyValueBackend): GrowthStorage {
+  return { backend, residentUrlTasks: undefined, close: () => backend.close() };
+}
+
 /** The scheduler's LMDB store opened plainly, written directly: url_task in the keyspace. */
 export async function openPlainLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
-  const backend = await LmdbBackend.open(directory);
-  return { backend, residentUrlTasks: undefined, close: () => backend.close() };
+  return keyspaceGrowthStorage(await LmdbBackend.open(directory));
 }
 
 /**
