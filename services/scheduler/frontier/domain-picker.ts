@@ -45,6 +45,9 @@ export interface PickOutcome {
   staleDueKeys: PrimaryKey[];
 }
 
+/** No documents read ahead (a queue read slot by slot reads its own). */
+const NO_READ_TASKS: ReadonlyMap<string, UrlTaskDocument | undefined> = new Map();
+
 /** One page of a domain's due queue (storage merged with staged entries; see #queuePage). */
 interface QueuePage {
   keys: PrimaryKey[];
@@ -222,7 +225,7 @@ export class DomainPicker {
     nowMs: number,
     budget: { remainingCount: number },
     firstPage: QueuePage | undefined,
-    readTasks: ReadonlyMap<string, UrlTaskDocument | undefined> = new Map(),
+    readTasks: ReadonlyMap<string, UrlTaskDocument | undefined> = NO_READ_TASKS,
   ): Promise<TakeOutcome> {
     let after = takenBefore;
     let examinedCount = 0;
@@ -292,9 +295,10 @@ export class DomainPicker {
 
   /**
    * #takeHead on a queue read slot by slot (DueQueueSlots): the same rules — URLs live leases hold
-   * are passed over, the head after the one taken becomes the domain's head, a take examines
-   * MAX_ENTRIES_PER_TAKE at most — without an entry's key or a check of it against its document
-   * (a slot is both). Synchronous, so the slots read stay the store's order while they are used.
+   * are passed over, the head after the one taken becomes the domain's head, the take's and the
+   * pick's budgets are checked before every SCAN_PAGE_SIZE entries, as that way reads its pages —
+   * without an entry's key or a check of it against its document (a slot is both). One walk of
+   * the domain's heap, synchronous, so the order it visits stays the store's while it is used.
    * Hands the rest of the queue over to the keyspace's way, after the last URL examined, where
    * that way's rules are needed: a URL with a change not yet durable, one whose robots.txt verdict
    * must be read again (a newer rule), the take's or the pick's budget spent.
@@ -306,44 +310,54 @@ export class DomainPicker {
     budget: { remainingCount: number },
   ): { outcome: TakeOutcome } | HandOver {
     const { leases, store } = this.dependencies;
+    let visitedCount = 0;
     let examinedCount = 0;
     let lastExamined = -1;
-    const handOver = (): HandOver => ({
-      after: lastExamined < 0 ? undefined : slots.keyOf(lastExamined),
-      examinedCount,
-    });
-    // Pages of SCAN_PAGE_SIZE, the budgets checked before each, as the keyspace's way reads them.
-    for (let offset = 0; ; offset += SCAN_PAGE_SIZE) {
-      if (examinedCount >= MAX_ENTRIES_PER_TAKE || budget.remainingCount <= 0) return handOver();
-      // One slot past the page: the head after a URL taken at its end.
-      const page = slots.slotsOf(schedule.domain, offset, SCAN_PAGE_SIZE + 1);
-      const examinedEnd = Math.min(page.length, SCAN_PAGE_SIZE);
-      for (let index = 0; index < examinedEnd; index += 1) {
-        const slot = page[index];
-        const urlHash = slots.urlHashOf(slot);
-        if (store.hasPendingTask(urlHash)) return handOver();
+    let isHandedOver = false;
+    let taken: { slot: number; task: UrlTaskDocument } | undefined;
+    let following = -1;
+    slots.walk(schedule.domain, (slot) => {
+      if (taken !== undefined) {
+        following = slot;
+        return false;
+      }
+      if (
+        visitedCount % SCAN_PAGE_SIZE === 0 &&
+        (examinedCount >= MAX_ENTRIES_PER_TAKE || budget.remainingCount <= 0)
+      ) {
+        isHandedOver = true;
+        return false;
+      }
+      const urlHash = slots.urlHashOf(slot);
+      isHandedOver = store.hasPendingTask(urlHash);
+      if (isHandedOver) return false;
+      visitedCount += 1;
+      if (leases.holderOf(urlHash) !== undefined) {
+        // Leased: its entry stays until its lease is settled.
         examinedCount += 1;
         budget.remainingCount -= 1;
-        if (leases.holderOf(urlHash) !== undefined) {
-          lastExamined = slot; // leased: its entry stays until its lease is settled
-          continue;
-        }
-        const task = slots.taskOf(slot);
-        if (task.robots_rule_verified_at !== rule.verifiedAt) {
-          // Not counted here: the keyspace's way examines it again.
-          examinedCount -= 1;
-          budget.remainingCount += 1;
-          return handOver();
-        }
-        const following = page[index + 1];
-        schedule.head = following === undefined ? null : slots.headOf(following);
-        return { outcome: { task, key: slots.keyOf(slot) } };
+        lastExamined = slot;
+        return true;
       }
-      if (page.length <= SCAN_PAGE_SIZE) {
-        schedule.head = null;
-        return { outcome: undefined };
-      }
+      const task = slots.taskOf(slot);
+      // A newer rule: not counted here, the keyspace's way examines it again.
+      isHandedOver = task.robots_rule_verified_at !== rule.verifiedAt;
+      if (isHandedOver) return false;
+      examinedCount += 1;
+      budget.remainingCount -= 1;
+      taken = { slot, task };
+      return true; // on to the next URL: the domain's new head
+    });
+    if (isHandedOver) {
+      return {
+        after: lastExamined < 0 ? undefined : slots.keyOf(lastExamined),
+        examinedCount,
+      };
     }
+    schedule.head = taken === undefined || following < 0 ? null : slots.headOf(following);
+    return {
+      outcome: taken === undefined ? undefined : { task: taken.task, key: slots.keyOf(taken.slot) },
+    };
   }
 
   /**

@@ -14,10 +14,10 @@ import type { UrlTaskDocument } from './frontier-documents';
  */
 export interface DueQueueSlots {
   /**
-   * The due URLs of `domain` from the `offset`-th on, at most `count`, in the due index's order
-   * (priority_rank, due_at, url_hash). Valid until the store next changes.
+   * Visits the due URLs of `domain` in the due index's order (priority_rank, due_at, url_hash)
+   * until `visit` answers false. `visit` must not change the store.
    */
-  slotsOf(domain: string, offset: number, count: number): number[];
+  walk(domain: string, visit: (slot: number) => boolean): void;
   urlHashOf(slot: number): string;
   /** The url_task in `slot`, as stored (a fresh object). */
   taskOf(slot: number): UrlTaskDocument;

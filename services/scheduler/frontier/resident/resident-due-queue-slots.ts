@@ -6,19 +6,7 @@ import type { ResidentUrlStore } from './resident-url-store';
 export function residentDueQueueSlots(store: ResidentUrlStore): DueQueueSlots {
   const { table, indexes } = store;
   return {
-    slotsOf(domain, offset, count) {
-      const slots: number[] = [];
-      if (count <= 0) return slots;
-      let skipped = 0;
-      indexes.walk('due', domain, (slot) => {
-        if (skipped < offset) {
-          skipped += 1;
-          return true;
-        }
-        return slots.push(slot) < count;
-      });
-      return slots;
-    },
+    walk: (domain, visit) => indexes.walk('due', domain, visit),
     urlHashOf: (slot) => table.urlHashOf(slot),
     taskOf: (slot) => table.read(slot),
     headOf: (slot) => ({ rank: table.priorityRankOf(slot), dueAtMs: table.dueAtMsOf(slot) }),
