@@ -37,7 +37,7 @@ import { join, resolve } from 'node:path';
 import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
 import { storageBackendSettingsFromEnvironment } from '../services/common/storage/open-storage-backend';
 import {
-  isResidentUrlTasksFromEnvironment,
+  residentUrlTasksModeFromEnvironment,
   openSchedulerStorage,
 } from '../services/scheduler/open-scheduler-storage';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
@@ -135,6 +135,7 @@ interface StageFacts {
   backendLabel: Row['backendLabel'];
   size: number;
   processStartSeconds: number;
+  storageOpenSeconds: number;
   frontierLoadSeconds: number;
   /** The background read of url_task into the known-url set, after the process was ready. */
   knownUrlLoadSeconds: number;
@@ -208,7 +209,7 @@ async function main(): Promise<number> {
       log(
         `  kill check: ${killCheck.lostUrlCount} of ${killCheck.checkedUrlCount} acknowledged URLs lost, ` +
           `${killCheck.leasedWhileHeldCount} leased while held, ${killCheck.leasedTwiceCount} leased twice; ` +
-          `restart ${killCheck.restartProcessSeconds.toFixed(1)} s (frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s)`,
+          `restart ${killCheck.restartProcessSeconds.toFixed(1)} s (store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s)`,
       );
     }
   }
@@ -228,20 +229,22 @@ function measuredUrls(size: number): number {
 }
 
 /**
- * The scheduler's LMDB store as a stage grows it: opened as the scheduler opens it when url_task
- * is held in memory (SCHEDULER_RESIDENT_URL_TASKS=on, inherited by the scheduler process), so the
- * rows grown land where the scheduler reads them and a store it marked may be grown again; a
- * plain open, writing directly, otherwise.
+ * The scheduler's LMDB store as a stage grows it: opened as the scheduler process (which inherits
+ * this environment) will open it — url_task held in memory where SCHEDULER_RESIDENT_URL_TASKS
+ * (`auto` by default) puts it there, written behind unless STORAGE_LMDB_WRITE_BEHIND says not — so
+ * the rows grown land where the scheduler reads them and a store it marked may be grown again; a
+ * plain open, writing directly, with the mode `off`.
  */
 async function openLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
-  if (!isResidentUrlTasksFromEnvironment(process.env)) return openPlainLmdbGrowthStorage(directory);
+  const mode = residentUrlTasksModeFromEnvironment(process.env);
+  if (mode === 'off') return openPlainLmdbGrowthStorage(directory);
   const settings = storageBackendSettingsFromEnvironment('scheduler', {
     ...process.env,
     STORAGE_BACKEND: 'lmdb',
     STORAGE_DATA_DIRECTORY: directory,
-    STORAGE_LMDB_WRITE_BEHIND: 'on',
+    STORAGE_LMDB_WRITE_BEHIND: process.env.STORAGE_LMDB_WRITE_BEHIND ?? 'on',
   });
-  return openSchedulerStorage(settings, true, pino({ level: 'silent' }));
+  return openSchedulerStorage(settings, mode, pino({ level: 'silent' }));
 }
 
 /**
@@ -267,7 +270,8 @@ async function growAndMeasureStage(options: {
   };
   cleanups.unshift(stop);
   log(
-    `  scheduler up in ${scheduler.processStartSeconds.toFixed(1)} s (frontier loaded in ` +
+    `  scheduler up in ${scheduler.processStartSeconds.toFixed(1)} s (store opened in ` +
+      `${scheduler.storageOpenSeconds.toFixed(2)} s, frontier loaded in ` +
       `${scheduler.frontierLoadSeconds.toFixed(2)} s${scheduler.isRecounted ? ', recounted' : ''})`,
   );
   const rows: Row[] = [];
@@ -318,6 +322,7 @@ async function growAndMeasureStage(options: {
       backendLabel: options.backendLabel,
       size: options.size,
       processStartSeconds: scheduler.processStartSeconds,
+      storageOpenSeconds: scheduler.storageOpenSeconds,
       frontierLoadSeconds: scheduler.frontierLoadSeconds,
       knownUrlLoadSeconds,
       peakRssMib,
@@ -429,12 +434,13 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   }
   lines.push(
     '',
-    '| backend | frontier URLs | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | scheduler peak RSS MiB |',
-    '| ------- | ------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ---------------------- |',
+    '| backend | frontier URLs | start-up: store opened, s | start-up: frontier rebuilt, s | start-up: process ready, s | known URLs read after ready (serving meanwhile), s | scheduler peak RSS MiB |',
+    '| ------- | ------------- | ------------------------- | ----------------------------- | -------------------------- | ------------------------------------------------- | ---------------------- |',
   );
   for (const stage of stages) {
     lines.push(
-      `| ${stage.backendLabel} | ${stage.size.toLocaleString('en-US')} | ${stage.frontierLoadSeconds.toFixed(2)} | ` +
+      `| ${stage.backendLabel} | ${stage.size.toLocaleString('en-US')} | ${stage.storageOpenSeconds.toFixed(2)} | ` +
+        `${stage.frontierLoadSeconds.toFixed(2)} | ` +
         `${stage.processStartSeconds.toFixed(1)} | ${stage.knownUrlLoadSeconds.toFixed(2)} | ${stage.peakRssMib.toFixed(0)} |`,
     );
   }
@@ -443,7 +449,8 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       '',
       `kill -9 mid-stage: ${killCheck.acknowledgedReportCount} acknowledged reports (${killCheck.checkedUrlCount} URLs read back), ` +
         `${killCheck.interruptedLeaseCount} leases cut off; after the restart (${killCheck.restartProcessSeconds.toFixed(1)} s, ` +
-        `frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s): ${killCheck.lostUrlCount} lost, ` +
+        `store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s): ` +
+        `${killCheck.lostUrlCount} lost, ` +
         `${killCheck.leasedWhileHeldCount} leased while held, ${killCheck.leasedTwiceCount} leased twice`,
     );
   }
@@ -473,6 +480,11 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   const largestStage = stages.find(
     (stage) => stage.backendLabel === 'lmdb' && stage.size === largest,
   );
+  // The store's open counts: on a resident store it reads the snapshot the frontier is rebuilt on.
+  const largestStartup =
+    largestStage === undefined
+      ? Number.NaN
+      : largestStage.storageOpenSeconds + largestStage.frontierLoadSeconds;
   const p99Row = lmdbRows.find(
     (row) => row.size === largest && row.workerCount === WORKER_COUNTS[0],
   );
@@ -491,9 +503,10 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       p99Row !== undefined && p99Row.scheduler.p99Ms < TARGETS.leaseP99Ms,
     ],
     [
-      `start-up at ${largest.toLocaleString('en-US')} URLs < ${TARGETS.startupSeconds} s (frontier rebuilt: ` +
-        `${largestStage?.frontierLoadSeconds.toFixed(2)} s; process ready incl. loading modules: ${largestStage?.processStartSeconds.toFixed(1)} s)`,
-      largestStage !== undefined && largestStage.frontierLoadSeconds < TARGETS.startupSeconds,
+      `start-up at ${largest.toLocaleString('en-US')} URLs < ${TARGETS.startupSeconds} s (store opened ` +
+        `${largestStage?.storageOpenSeconds.toFixed(2)} s + frontier rebuilt ${largestStage?.frontierLoadSeconds.toFixed(2)} s = ` +
+        `${largestStartup.toFixed(2)} s; process ready incl. loading modules: ${largestStage?.processStartSeconds.toFixed(1)} s)`,
+      largestStartup < TARGETS.startupSeconds,
     ],
     [
       '0 interval violations (every row)',

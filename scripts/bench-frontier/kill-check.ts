@@ -19,6 +19,7 @@ export interface KillCheckResult {
   /** URLs in two leases issued after the restart. */
   leasedTwiceCount: number;
   restartProcessSeconds: number;
+  restartStorageOpenSeconds: number;
   restartFrontierLoadSeconds: number;
 }
 
@@ -92,6 +93,7 @@ export async function runKillCheck(options: {
       leasedWhileHeldCount,
       leasedTwiceCount,
       restartProcessSeconds: second.processStartSeconds,
+      restartStorageOpenSeconds: second.storageOpenSeconds,
       restartFrontierLoadSeconds: second.frontierLoadSeconds,
     };
   } finally {

@@ -12,6 +12,8 @@ export interface BenchScheduler {
   running: StartedServiceProcess;
   /** Spawn → "service listening" (module loading included). */
   processStartSeconds: number;
+  /** The open of its store ("scheduler storage opened": a resident one's snapshot read included). */
+  storageOpenSeconds: number;
   /** The frontier's own rebuild from storage ("frontier loaded"), as the scheduler logged it. */
   frontierLoadSeconds: number;
   isRecounted: boolean;
@@ -44,9 +46,11 @@ export async function startBenchScheduler(options: {
   );
   const processStartSeconds = (performance.now() - startedAt) / 1000;
   const loaded = running.logLines.find((line) => line.msg === 'frontier loaded');
+  const opened = running.logLines.find((line) => line.msg === 'scheduler storage opened');
   return {
     running,
     processStartSeconds,
+    storageOpenSeconds: Number(opened?.elapsed_ms ?? Number.NaN) / 1000,
     frontierLoadSeconds: Number(loaded?.elapsed_ms ?? Number.NaN) / 1000,
     isRecounted: loaded?.is_recounted === true,
   };

@@ -21,7 +21,7 @@ import { Frontier } from './frontier/frontier';
 import { registerResidentUrlTaskMetrics } from './frontier/resident/resident-url-task-metrics';
 import {
   frontierUrlTablesOf,
-  isResidentUrlTasksFromEnvironment,
+  residentUrlTasksModeFromEnvironment,
   openSchedulerStorage,
 } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
@@ -62,7 +62,7 @@ export function schedulerServiceDefinition(
             STORAGE_DATA_DIRECTORY: join(config.dataDirectory, 'scheduler'),
           }),
         ),
-        isResidentUrlTasksFromEnvironment(environmentVariables),
+        residentUrlTasksModeFromEnvironment(environmentVariables),
         logger,
       );
       const openedBackend = storage.backend;

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import {
   openStorageBackend,
@@ -7,6 +8,7 @@ import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value
 import { residentJournalErrorOf } from '../common/storage/write-behind/resident-rows';
 import type { ServiceKeyspace } from '../common/storage/service-keyspace';
 import type { FrontierDependencies } from './frontier/assemble-frontier';
+import { holdsUrlTasksInLmdb } from './frontier/resident/migrate-url-tasks-to-resident';
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
 import { residentDueQueueSlots } from './frontier/resident/resident-due-queue-slots';
 import { residentUrlTables } from './frontier/resident/resident-table-reads';
@@ -24,15 +26,75 @@ export interface SchedulerStorage {
 }
 
 /**
- * Reads SCHEDULER_RESIDENT_URL_TASKS: `on` holds url_task and its ordering indexes in memory —
+ * SCHEDULER_RESIDENT_URL_TASKS: `on` holds url_task and its ordering indexes in memory —
  * journalled with the rest of each batch, snapshotted, never checkpointed into LMDB — on the
- * embedded store written behind; `off` (the default for now) keeps them in the keyspace.
+ * embedded store written behind; `off` keeps them in the keyspace; `auto` (the default) holds them
+ * in memory wherever that moves no existing url_task (chooseResidentUrlTasks).
  */
-export function isResidentUrlTasksFromEnvironment(environment: NodeJS.ProcessEnv): boolean {
+export type ResidentUrlTasksMode = 'on' | 'off' | 'auto';
+
+const RESIDENT_URL_TASKS_MODES: readonly ResidentUrlTasksMode[] = ['on', 'off', 'auto'];
+
+export function residentUrlTasksModeFromEnvironment(
+  environment: NodeJS.ProcessEnv,
+): ResidentUrlTasksMode {
   const value = environment.SCHEDULER_RESIDENT_URL_TASKS?.trim();
-  if (!value) return false;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new Error(`SCHEDULER_RESIDENT_URL_TASKS must be "on" or "off", got "${value}"`);
+  if (!value) return 'auto';
+  const mode = RESIDENT_URL_TASKS_MODES.find((candidate) => candidate === value);
+  if (mode !== undefined) return mode;
+  throw new Error(`SCHEDULER_RESIDENT_URL_TASKS must be "on", "off" or "auto", got "${value}"`);
+}
+
+/** Where a scheduler's open of its store puts url_task, and why (logged at start). */
+export interface ResidentUrlTasksChoice {
+  isResident: boolean;
+  reason: string;
+}
+
+/**
+ * Resolves `mode` for the store `settings` open. `auto` never moves a store by surprise: the
+ * first resident open moves a store's url_tasks out of LMDB for good (migrateUrlTasksToResident),
+ * so a store that holds some there stays as it is until its operator says `on`. A new or empty
+ * store goes resident, and so does one already resident; TiKV and a store written through keep
+ * url_task in the keyspace (only the embedded store written behind can hold it in memory).
+ */
+export async function chooseResidentUrlTasks(
+  settings: StorageBackendSettings,
+  mode: ResidentUrlTasksMode,
+): Promise<ResidentUrlTasksChoice> {
+  if (mode === 'off') return { isResident: false, reason: 'SCHEDULER_RESIDENT_URL_TASKS=off' };
+  const canHoldResident = settings.backendName === 'lmdb' && settings.isWriteBehind === true;
+  if (mode === 'on') {
+    if (canHoldResident) return { isResident: true, reason: 'SCHEDULER_RESIDENT_URL_TASKS=on' };
+    throw new Error(
+      'SCHEDULER_RESIDENT_URL_TASKS=on needs the embedded store written behind ' +
+        '(STORAGE_BACKEND=lmdb, STORAGE_LMDB_WRITE_BEHIND on): on TiKV url_task stays in the keyspace',
+    );
+  }
+  if (settings.backendName !== 'lmdb') {
+    return { isResident: false, reason: 'on TiKV url_task stays in the keyspace' };
+  }
+  if (!canHoldResident) {
+    return {
+      isResident: false,
+      reason: 'the store is written through (STORAGE_LMDB_WRITE_BEHIND=off)',
+    };
+  }
+  if (residentJournalErrorOf(settings.dataDirectory) !== undefined) {
+    return { isResident: true, reason: 'the store holds url_task in memory already' };
+  }
+  if (
+    await holdsUrlTasksInLmdb(settings.dataDirectory, {
+      syncMode: settings.syncMode,
+      mapSizeBytes: settings.mapSizeBytes,
+    })
+  ) {
+    return {
+      isResident: false,
+      reason: 'the store holds url_task in LMDB (SCHEDULER_RESIDENT_URL_TASKS=on moves it)',
+    };
+  }
+  return { isResident: true, reason: 'the store holds no url_task in LMDB' };
 }
 
 /**
@@ -46,12 +108,37 @@ function assertUrlTasksInKeyspace(dataDirectory: string): void {
   if (refusal !== undefined) throw refusal;
 }
 
+/**
+ * Opens the scheduler's store with url_task where `mode` puts it, and logs where and why, and how
+ * long the open took — a resident store's includes reading its snapshot and replaying its journal,
+ * part of the scheduler's start-up as much as the frontier's rebuild after it.
+ */
 export async function openSchedulerStorage(
   settings: StorageBackendSettings,
-  isResidentUrlTasks: boolean,
+  mode: ResidentUrlTasksMode,
   logger: Logger,
 ): Promise<SchedulerStorage> {
-  if (!isResidentUrlTasks) {
+  const startedAtMs = performance.now();
+  const choice = await chooseResidentUrlTasks(settings, mode);
+  const storage = await openStorageAsChosen(settings, choice, logger);
+  logger.info(
+    {
+      is_resident: choice.isResident,
+      reason: choice.reason,
+      elapsed_ms: Math.round(performance.now() - startedAtMs),
+    },
+    'scheduler storage opened',
+  );
+  return storage;
+}
+
+async function openStorageAsChosen(
+  settings: StorageBackendSettings,
+  choice: ResidentUrlTasksChoice,
+  logger: Logger,
+): Promise<SchedulerStorage> {
+  // (The choice is resident only on LMDB; the second test says so to the types.)
+  if (!choice.isResident || settings.backendName !== 'lmdb') {
     if (settings.backendName === 'lmdb') assertUrlTasksInKeyspace(settings.dataDirectory);
     const backend = await openStorageBackend(settings);
     return {
@@ -60,12 +147,6 @@ export async function openSchedulerStorage(
       migratedUrlTaskCount: 0,
       close: () => backend.close(),
     };
-  }
-  if (settings.backendName !== 'lmdb' || settings.isWriteBehind !== true) {
-    throw new Error(
-      'SCHEDULER_RESIDENT_URL_TASKS=on needs the embedded store written behind ' +
-        '(STORAGE_BACKEND=lmdb, STORAGE_LMDB_WRITE_BEHIND on): on TiKV url_task stays in the keyspace',
-    );
   }
   const store = await openResidentUrlTaskStore(settings.dataDirectory, {
     syncMode: settings.syncMode,

@@ -26,10 +26,11 @@ async function rowCountOf(storeDirectory: string, table: string): Promise<number
 }
 
 /**
- * SCHEDULER_RESIDENT_URL_TASKS=on (docs/resident-frontier.md): url_task and its indexes held in
- * memory, journalled and snapshotted. The service suites run in this mode too
- * (`npm run test:resident-frontier`); this suite checks what only this mode has — the move of an
- * existing store's url_tasks, where they live afterwards, and the way back refused.
+ * url_task and its indexes held in memory, journalled and snapshotted (docs/resident-frontier.md):
+ * the default on LMDB, where the service suites run (and again with url_task in the keyspace,
+ * `npm run test:keyspace-frontier`). This suite checks what only this mode has — where `auto` puts
+ * a store's url_tasks, their move from an existing store, where they live afterwards, and the way
+ * back refused.
  */
 describe('url_task held in memory', () => {
   const clock = new ManualClock();
@@ -42,7 +43,7 @@ describe('url_task held in memory', () => {
   });
 
   async function start(
-    resident: 'on' | 'off',
+    resident: 'on' | 'off' | 'auto',
     environment: Record<string, string> = {},
   ): Promise<TestScheduler> {
     scheduler = await startTestScheduler({
@@ -107,5 +108,61 @@ describe('url_task held in memory', () => {
     );
     const again = await start('on');
     expect(await urlCounts(again.client)).toMatchObject({ done: 3, queued: 3, leased: 5 });
+  });
+
+  /** Whether the running scheduler holds url_task in memory (its resident store's metrics). */
+  async function isResident(running: TestScheduler): Promise<boolean> {
+    const metrics = await (await fetch(`${running.url}/metrics`)).text();
+    return /^scheduler_resident_url_task_count \d+$/m.test(metrics);
+  }
+
+  async function seedThreeUrls(running: TestScheduler): Promise<void> {
+    await running.client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await running.client.submitSeeds({ seed_list: seedUrls(['news.example'], 3) });
+  }
+
+  it('auto holds a new store’s url_tasks in memory and leaves an existing store’s in LMDB', async () => {
+    // A new store: resident, nothing of url_task in LMDB after a stop.
+    const fresh = await start('auto');
+    expect(await isResident(fresh)).toBe(true);
+    await seedThreeUrls(fresh);
+    await stop();
+    const freshStore = join(dataDirectory as string, 'scheduler');
+    expect(await rowCountOf(freshStore, 'url_task')).toBe(0);
+    expect(existsSync(residentUrlTaskSnapshotPathOf(freshStore))).toBe(true);
+    // Already resident: auto reopens it so, with its URLs.
+    const reopened = await start('auto');
+    expect(await isResident(reopened)).toBe(true);
+    expect(await urlCounts(reopened.client)).toMatchObject({ queued: 3 });
+    await stop();
+    // Written through, the store cannot hold url_task in memory, and may not drop what it holds.
+    await expect(start('auto', { STORAGE_LMDB_WRITE_BEHIND: 'off' })).rejects.toThrow(
+      /STORAGE_LMDB_WRITE_BEHIND on/,
+    );
+
+    // An existing store with url_task in LMDB stays so: no move its operator did not ask for.
+    dataDirectory = undefined;
+    const seeded = await start('off');
+    await seedThreeUrls(seeded);
+    await stop();
+    const keyspaceStore = join(seeded.dataDirectory, 'scheduler');
+    const kept = await start('auto');
+    expect(await isResident(kept)).toBe(false);
+    expect(await urlCounts(kept.client)).toMatchObject({ queued: 3 });
+    await stop();
+    expect(await rowCountOf(keyspaceStore, 'url_task')).toBe(3);
+    expect(existsSync(residentUrlTaskSnapshotPathOf(keyspaceStore))).toBe(false);
+
+    // A new store written through: url_task in the keyspace, no refusal.
+    dataDirectory = undefined;
+    const writtenThrough = await start('auto', { STORAGE_LMDB_WRITE_BEHIND: 'off' });
+    expect(await isResident(writtenThrough)).toBe(false);
+    await seedThreeUrls(writtenThrough);
+    await stop();
+    expect(await rowCountOf(join(writtenThrough.dataDirectory, 'scheduler'), 'url_task')).toBe(3);
+  });
+
+  it('refuses a mode it does not know, before it opens anything', async () => {
+    await expect(start('yes' as 'on')).rejects.toThrow(/"on", "off" or "auto", got "yes"/);
   });
 });

@@ -60,7 +60,7 @@ export async function startTestScheduler(
     ],
     {
       SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN,
-      // Lets a run of the suites hold url_task in memory (docs/resident-frontier.md).
+      // Lets a run of the suites choose where url_task lives (`auto` unset: in memory on LMDB).
       SCHEDULER_RESIDENT_URL_TASKS: process.env.SCHEDULER_RESIDENT_URL_TASKS,
       ...options.environment,
     },

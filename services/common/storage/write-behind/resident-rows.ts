@@ -57,7 +57,7 @@ export class ResidentJournalError extends Error {
       `the write journal ${journalDirectory} carries resident rows under ` +
         `${JSON.stringify(keyPrefix)}, held by their owner and its snapshots, not by the store: ` +
         'open the store to write only with that owner (for the scheduler: ' +
-        'SCHEDULER_RESIDENT_URL_TASKS=on)',
+        'SCHEDULER_RESIDENT_URL_TASKS=on or auto, with STORAGE_LMDB_WRITE_BEHIND on)',
     );
     this.name = 'ResidentJournalError';
   }

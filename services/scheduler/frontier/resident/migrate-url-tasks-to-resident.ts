@@ -13,6 +13,29 @@ import { ResidentUrlStore } from './resident-url-store';
 /** url_task and the indexes derived from it: what a resident store holds instead of LMDB. */
 const MIGRATED_TABLES = ['url_task', 'url_due_index', 'url_revisit_index', 'url_waiting_index'];
 
+function urlTaskTableOf(lmdb: LmdbBackend) {
+  return openServiceKeyspace('scheduler', lmdb).table('url_task', urlTaskCodec);
+}
+
+/**
+ * Whether the store in `directory` (created if missing) holds url_task rows in LMDB — after the
+ * plain open's replay of a journal left there, so a row only journalled counts too. False for a
+ * store whose url_task is resident already (LMDB holds none there).
+ */
+export async function holdsUrlTasksInLmdb(
+  directory: string,
+  options: LmdbBackendOptions,
+): Promise<boolean> {
+  if (residentKeyPrefixOf(journalDirectoryOf(directory)) !== undefined) return false;
+  const lmdb = await LmdbBackend.open(directory, options);
+  try {
+    const page = await urlTaskTableOf(lmdb).scan({ limit: 1 });
+    return page.rows.length > 0;
+  } finally {
+    await lmdb.close();
+  }
+}
+
 /**
  * Moves a store's url_task rows into a resident snapshot when it is first opened with them
  * resident (docs/resident-frontier.md, Migration): every url_task read from LMDB into a resident
@@ -31,7 +54,7 @@ export async function migrateUrlTasksToResident(
   const lmdb = await LmdbBackend.open(directory, options);
   try {
     const store = new ResidentUrlStore();
-    const urlTasks = openServiceKeyspace('scheduler', lmdb).table('url_task', urlTaskCodec);
+    const urlTasks = urlTaskTableOf(lmdb);
     let after: PrimaryKey | undefined;
     do {
       const page = await urlTasks.scan({ after, limit: MAX_SCAN_LIMIT });

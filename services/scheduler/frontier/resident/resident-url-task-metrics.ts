@@ -3,9 +3,9 @@ import { scrapedCounter, scrapedGauge } from '../../../common/metrics/scraped-me
 import type { ResidentUrlTaskRows } from './resident-url-task-rows';
 
 /**
- * The resident url_task store's metrics (SCHEDULER_RESIDENT_URL_TASKS=on), read when scraped:
- * what it holds, and what its snapshots did — the records no snapshot covers yet are what a
- * restart after a crash replays.
+ * The resident url_task store's metrics (registered when the scheduler holds url_task in memory),
+ * read when scraped: what it holds, and what its snapshots did — the records no snapshot covers
+ * yet are what a restart after a crash replays.
  */
 export function registerResidentUrlTaskMetrics(
   registry: Registry,
