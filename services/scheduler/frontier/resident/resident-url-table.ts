@@ -56,13 +56,24 @@ const OBJECT_ID_WORD_COUNT = 4;
 const ID_WORD_COUNT = 6;
 
 class SlotChunk {
-  readonly hashWords = new Uint32Array(CHUNK_SLOTS * 4);
-  readonly domains = new Int32Array(CHUNK_SLOTS);
-  readonly numbers = new Float64Array(CHUNK_SLOTS * NUMBER_COUNT);
-  readonly codes = new Uint8Array(CHUNK_SLOTS * CODE_COUNT);
-  readonly idWords = new Uint32Array(CHUNK_SLOTS * ID_WORD_COUNT);
-  readonly textAt = new Float64Array(CHUNK_SLOTS * TEXT_COUNT);
-  readonly textByteLengths = new Int32Array(CHUNK_SLOTS * TEXT_COUNT);
+  readonly hashWords: Uint32Array;
+  readonly domains: Int32Array;
+  readonly numbers: Float64Array;
+  readonly codes: Uint8Array;
+  readonly idWords: Uint32Array;
+  readonly textAt: Float64Array;
+  readonly textByteLengths: Int32Array;
+
+  /** `slotCount` below CHUNK_SLOTS only to read the columns' layout (COLUMN_BYTES_PER_SLOT). */
+  constructor(slotCount = CHUNK_SLOTS) {
+    this.hashWords = new Uint32Array(slotCount * 4);
+    this.domains = new Int32Array(slotCount);
+    this.numbers = new Float64Array(slotCount * NUMBER_COUNT);
+    this.codes = new Uint8Array(slotCount * CODE_COUNT);
+    this.idWords = new Uint32Array(slotCount * ID_WORD_COUNT);
+    this.textAt = new Float64Array(slotCount * TEXT_COUNT);
+    this.textByteLengths = new Int32Array(slotCount * TEXT_COUNT);
+  }
 
   /** Bytes the chunk's columns take. */
   get byteCount(): number {
@@ -85,6 +96,15 @@ class SlotChunk {
     ];
   }
 }
+
+/**
+ * Each column's bytes per slot, in the order a snapshot writes them — read off a chunk of one slot:
+ * a slice's expected sizes are checked twice per slice read back, and a whole chunk (15 MB zeroed)
+ * made for each check cost a 1M-URL start-up ~0.2 s and its collections.
+ */
+const COLUMN_BYTES_PER_SLOT = new SlotChunk(1)
+  .columns()
+  .map(({ values, width }) => width * values.BYTES_PER_ELEMENT);
 
 /**
  * A copy of slots [firstSlot, firstSlot + slotCount) as a snapshot keeps them: each column's bytes
@@ -185,9 +205,7 @@ export class ResidentUrlTable implements SlotHashes {
 
   /** Bytes of each column of a slice of `slotCount` slots, in the order slices hold them. */
   static sliceColumnByteCounts(slotCount: number): number[] {
-    return new SlotChunk()
-      .columns()
-      .map(({ values, width }) => slotCount * width * values.BYTES_PER_ELEMENT);
+    return COLUMN_BYTES_PER_SLOT.map((bytesPerSlot) => slotCount * bytesPerSlot);
   }
 
   /**
