@@ -1,29 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LmdbBackend } from '../common/storage/lmdb-backend';
-import { prefixEnd } from '../common/storage/key-range';
-import { TableLocation } from '../common/storage/storage-key';
 import { residentUrlTaskSnapshotPathOf } from './frontier/resident/resident-url-task-rows';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
 import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
-
-/** Rows LMDB holds under a scheduler table (read with a plain open of the stopped store). */
-async function rowCountOf(storeDirectory: string, table: string): Promise<number> {
-  const backend = await LmdbBackend.open(storeDirectory);
-  try {
-    const { prefixBytes } = new TableLocation('scheduler', table);
-    const rows = await backend.scan({
-      start: prefixBytes,
-      end: prefixEnd(prefixBytes),
-      limit: 1000,
-    });
-    return rows.length;
-  } finally {
-    await backend.close();
-  }
-}
+import { lmdbRowCountOf } from './testing/store-rows';
 
 /**
  * url_task and its indexes held in memory, journalled and snapshotted (docs/resident-frontier.md):
@@ -77,7 +59,7 @@ describe('url_task held in memory', () => {
     expect(before).toMatchObject({ done: 3, queued: 8 });
     await stop();
     const storeDirectory = join(dataDirectory as string, 'scheduler');
-    expect(await rowCountOf(storeDirectory, 'url_task')).toBe(11);
+    expect(await lmdbRowCountOf(storeDirectory, 'url_task')).toBe(11);
 
     const resident = await start('on');
     expect(await urlCounts(resident.client)).toEqual(before);
@@ -97,7 +79,10 @@ describe('url_task held in memory', () => {
     // In the snapshot written at the stop, no longer in LMDB — nor their index entries.
     expect(existsSync(residentUrlTaskSnapshotPathOf(storeDirectory))).toBe(true);
     for (const table of ['url_task', 'url_due_index', 'url_revisit_index']) {
-      expect({ table, rows: await rowCountOf(storeDirectory, table) }).toEqual({ table, rows: 0 });
+      expect({ table, rows: await lmdbRowCountOf(storeDirectory, table) }).toEqual({
+        table,
+        rows: 0,
+      });
     }
 
     // Without them the store would serve an empty frontier: refused, with the reason.
@@ -128,7 +113,7 @@ describe('url_task held in memory', () => {
     await seedThreeUrls(fresh);
     await stop();
     const freshStore = join(dataDirectory as string, 'scheduler');
-    expect(await rowCountOf(freshStore, 'url_task')).toBe(0);
+    expect(await lmdbRowCountOf(freshStore, 'url_task')).toBe(0);
     expect(existsSync(residentUrlTaskSnapshotPathOf(freshStore))).toBe(true);
     // Already resident: auto reopens it so, with its URLs.
     const reopened = await start('auto');
@@ -150,7 +135,7 @@ describe('url_task held in memory', () => {
     expect(await isResident(kept)).toBe(false);
     expect(await urlCounts(kept.client)).toMatchObject({ queued: 3 });
     await stop();
-    expect(await rowCountOf(keyspaceStore, 'url_task')).toBe(3);
+    expect(await lmdbRowCountOf(keyspaceStore, 'url_task')).toBe(3);
     expect(existsSync(residentUrlTaskSnapshotPathOf(keyspaceStore))).toBe(false);
 
     // A new store written through: url_task in the keyspace, no refusal.
@@ -159,7 +144,9 @@ describe('url_task held in memory', () => {
     expect(await isResident(writtenThrough)).toBe(false);
     await seedThreeUrls(writtenThrough);
     await stop();
-    expect(await rowCountOf(join(writtenThrough.dataDirectory, 'scheduler'), 'url_task')).toBe(3);
+    expect(await lmdbRowCountOf(join(writtenThrough.dataDirectory, 'scheduler'), 'url_task')).toBe(
+      3,
+    );
   });
 
   it('refuses a mode it does not know, before it opens anything', async () => {

@@ -160,7 +160,7 @@ export type UrlTables = Pick<
   'urlTasks' | 'dueIndex' | 'revisitIndex' | 'waitingIndex'
 >;
 
-function keyspaceUrlTables(keyspace: ServiceKeyspace): UrlTables {
+export function keyspaceUrlTables(keyspace: ServiceKeyspace): UrlTables {
   return {
     urlTasks: keyspace.table('url_task', urlTaskCodec),
     dueIndex: keyspace.table('url_due_index', EMPTY_INDEX_ENTRY_CODEC),

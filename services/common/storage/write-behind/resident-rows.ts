@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyRange } from '../ordered-key-value-backend';
 import type { StoredWrite } from './journal-record';
@@ -100,6 +100,18 @@ export async function markResidentJournal(
     throw new ResidentJournalError(journalDirectory, marked);
   }
   writeFileSync(join(journalDirectory, MARKER_FILE), prefix, { encoding: 'latin1', flush: true });
+  await syncDirectory(journalDirectory);
+}
+
+/**
+ * Takes the mark off a journal whose resident rows their owner has handed back to the store (the
+ * scheduler's move of url_task back into LMDB): from then on the store is opened as one that never
+ * had any. Synced, as the mark was; the journal must hold no segment by then.
+ */
+export async function unmarkResidentJournal(journalDirectory: string): Promise<void> {
+  const path = join(journalDirectory, MARKER_FILE);
+  if (!existsSync(path)) return;
+  rmSync(path);
   await syncDirectory(journalDirectory);
 }
 
