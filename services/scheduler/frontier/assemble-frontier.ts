@@ -153,6 +153,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   const revisits = new RevisitSchedule();
   const store = new FrontierStore({
     tables,
+    areIndexesDerived: dependencies.urlTables?.areIndexesDerived === true,
     leases,
     listeners: [counters, book, metrics, revisits],
   });

@@ -1,6 +1,7 @@
 import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
 import type { PlacedChange, UrlTaskChangeListener } from './frontier-store';
 import { DomainSchedule, type StoredUrlCounts } from './domain-schedule';
+import { isSamePlacement } from './index-placement';
 import { ReadyDomainQueue } from './ready-domain-queue';
 import type { RuleBook, RuleSummary } from './rule-book';
 import { msOfTimeText } from './time-text';
@@ -104,7 +105,7 @@ export class DomainBook implements UrlTaskChangeListener {
     } else if (!wasDue && isDue) {
       schedule.dueCount += 1;
     }
-    if (after?.indexName === 'due' && !before?.key.equals(after.key)) {
+    if (after?.indexName === 'due' && !isSamePlacement(before, after)) {
       schedule.offerHead({ rank: after.rank, dueAtMs: msOfTimeText(next.due_at) });
     }
     if (isStored) this.#countStored(schedule, previous, next);

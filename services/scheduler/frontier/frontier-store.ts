@@ -47,6 +47,11 @@ export interface UrlTaskChangeListener {
 
 export interface FrontierStoreDependencies {
   tables: FrontierTables;
+  /**
+   * The index tables drop their writes: their owner derives them from url_task (url_task held in
+   * memory, docs/resident-frontier.md), so no index entry is written or keyed here.
+   */
+  areIndexesDerived: boolean;
   leases: LeaseBook;
   listeners: readonly UrlTaskChangeListener[];
 }
@@ -68,10 +73,10 @@ export class FrontierStore {
   readonly #indexes: Record<IndexPlacement['indexName'], KeyspaceTable<IndexEntryDocument>>;
   /** url_tasks staged but not yet durable, as stored. */
   readonly #pendingTasks = new Map<string, UrlTaskDocument>();
-  /** url_due_index entries staged but not yet durable, per domain, by encoded key. */
-  readonly #pendingDueEntries = new Map<string, Map<string, PrimaryKey>>();
+  /** url_due_index entries staged but not yet durable, per domain (keyed when read). */
+  readonly #pendingDueEntries: PendingEntries = new Map();
   /** url_revisit_index entries staged but not yet durable, per shard bucket. */
-  readonly #pendingRevisitEntries = new Map<string, Map<string, PrimaryKey>>();
+  readonly #pendingRevisitEntries: PendingEntries = new Map();
   /**
    * Every url_hash staged since this process started, plus — once loadKnownUrls has read url_task
    * through — every one stored before: from then on a presence check reads no storage.
@@ -198,12 +203,8 @@ export class FrontierStore {
    */
   stage(batch: WriteBatch, changes: readonly UrlTaskChange[]): void {
     if (changes.length === 0) return;
-    const { tables, listeners } = this.dependencies;
-    const added: Array<{
-      pending: Map<string, Map<string, PrimaryKey>>;
-      group: string;
-      key: PrimaryKey;
-    }> = [];
+    const { tables, listeners, areIndexesDerived } = this.dependencies;
+    const added: Array<{ pending: PendingEntries; group: string; placement: IndexPlacement }> = [];
     const storedTasks: UrlTaskDocument[] = [];
     for (const { previous, next } of changes) {
       const before = previous === undefined ? undefined : placementOf(previous);
@@ -224,27 +225,30 @@ export class FrontierStore {
             : placementOf(storedFormOf(next));
       if (!isSamePlacement(storedBefore, storedAfter)) {
         if (storedAfter !== undefined) {
-          batch.put(
-            this.#indexes[storedAfter.indexName],
-            storedAfter.key,
-            EMPTY_INDEX_ENTRY,
-            'pointers',
-          );
+          // Derived indexes drop their writes: their entries are not keyed at all.
+          if (!areIndexesDerived) {
+            batch.put(
+              this.#indexes[storedAfter.indexName],
+              storedAfter.key,
+              EMPTY_INDEX_ENTRY,
+              'pointers',
+            );
+          }
           if (storedAfter.indexName === 'due') {
             added.push({
               pending: this.#pendingDueEntries,
               group: next.domain,
-              key: storedAfter.key,
+              placement: storedAfter,
             });
           } else if (storedAfter.indexName === 'revisit') {
             added.push({
               pending: this.#pendingRevisitEntries,
-              group: storedAfter.key.parts[0],
-              key: storedAfter.key,
+              group: storedAfter.bucket,
+              placement: storedAfter,
             });
           }
         }
-        if (storedBefore !== undefined) {
+        if (storedBefore !== undefined && !areIndexesDerived) {
           batch.delete(this.#indexes[storedBefore.indexName], storedBefore.key);
         }
       }
@@ -264,22 +268,22 @@ export class FrontierStore {
       const placed: PlacedChange = { previous, next, before, after, isStored };
       for (const listener of listeners) listener.onUrlTaskChanged(placed);
     }
-    for (const { pending, group, key } of added) {
+    for (const { pending, group, placement } of added) {
       let entries = pending.get(group);
       if (entries === undefined) {
-        entries = new Map();
+        entries = new Set();
         pending.set(group, entries);
       }
-      entries.set(key.encoded, key);
+      entries.add(placement);
     }
     batch.afterDurable(() => {
       for (const task of storedTasks) {
         if (this.#pendingTasks.get(task.url_hash) === task)
           this.#pendingTasks.delete(task.url_hash);
       }
-      for (const { pending, group, key } of added) {
+      for (const { pending, group, placement } of added) {
         const entries = pending.get(group);
-        entries?.delete(key.encoded);
+        entries?.delete(placement);
         if (entries?.size === 0) pending.delete(group);
       }
     });
@@ -300,9 +304,15 @@ export class FrontierStore {
   }
 }
 
-function sortedKeys(entries: ReadonlyMap<string, PrimaryKey> | undefined): PrimaryKey[] {
+/** Index entries staged and not yet durable, per group (a domain, a shard bucket). */
+type PendingEntries = Map<string, Set<IndexPlacement>>;
+
+/** The keys of staged entries, each once (a URL staged twice at one spot), in key order. */
+function sortedKeys(entries: ReadonlySet<IndexPlacement> | undefined): PrimaryKey[] {
   if (entries === undefined) return [];
-  return [...entries.values()].sort((left, right) =>
+  const byEncoded = new Map<string, PrimaryKey>();
+  for (const { key } of entries) byEncoded.set(key.encoded, key);
+  return [...byEncoded.values()].sort((left, right) =>
     left.encoded < right.encoded ? -1 : left.encoded > right.encoded ? 1 : 0,
   );
 }

@@ -138,11 +138,14 @@ export const EMPTY_INDEX_ENTRY_CODEC = recordCodec<IndexEntryDocument>({});
  */
 export function openFrontierTables(
   keyspace: ServiceKeyspace,
-  urlTables: UrlTables = keyspaceUrlTables(keyspace),
+  { urlTasks, dueIndex, revisitIndex, waitingIndex }: UrlTables = keyspaceUrlTables(keyspace),
 ): FrontierTables {
   return {
     rules: keyspace.replicaTable('domain_rule_replica', domainRuleCodec),
-    ...urlTables,
+    urlTasks,
+    dueIndex,
+    revisitIndex,
+    waitingIndex,
     leaseTasks: keyspace.table('lease_task', leaseTaskCodec),
     leaseResults: keyspace.table('lease_result', leaseResultCodec),
     leaseExpiryRecords: keyspace.table<LeaseExpiryRecordDocument>('lease_expiry_record'),
@@ -158,7 +161,10 @@ export function openFrontierTables(
 export type UrlTables = Pick<
   FrontierTables,
   'urlTasks' | 'dueIndex' | 'revisitIndex' | 'waitingIndex'
->;
+> & {
+  /** The index tables drop their writes: their owner derives them from url_task. */
+  areIndexesDerived?: boolean;
+};
 
 export function keyspaceUrlTables(keyspace: ServiceKeyspace): UrlTables {
   return {

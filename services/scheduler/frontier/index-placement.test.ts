@@ -1,4 +1,5 @@
-import { storedFormOf } from './frontier-documents';
+import type { PrimaryKey } from '../../common/storage/primary-key';
+import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
 import { dueIndexKey, paddedRank } from './frontier-tables';
 import { isLeaseOfDueEntry, isSamePlacement, placementOf } from './index-placement';
 import { leasedBy } from './url-task-transitions';
@@ -42,5 +43,54 @@ describe('due-index keys', () => {
     expect(dueIndexKey('a.example', 7, '2026-08-15T07:00:00Z', 'ab').encoded).toBe(
       'a.example/0000000000000007/2026-08-15T07%3A00%3A00Z/ab',
     );
+  });
+});
+
+describe('isSamePlacement', () => {
+  // A document in each index, and what changing each part of its key does.
+  const cases: Array<[string, Partial<UrlTaskDocument>, Array<Partial<UrlTaskDocument>>]> = [
+    [
+      'due',
+      {},
+      [
+        { priority_rank: 11 },
+        { due_at: '2026-08-15T08:00:00Z' },
+        { url_hash: 'fedcba9876543210fedcba9876543210' },
+        { domain: 'b.example' },
+      ],
+    ],
+    [
+      'revisit',
+      { is_in_due_index: false },
+      [
+        { due_at: '2026-08-15T08:00:00Z' },
+        { url_hash: 'fedcba9876543210fedcba9876543210' },
+        { domain: 'b.example' },
+      ],
+    ],
+    [
+      'waiting',
+      { url_state: 'waiting_for_rule' },
+      [{ url_hash: 'fedcba9876543210fedcba9876543210' }, { domain: 'b.example' }],
+    ],
+  ];
+
+  it.each(cases)('tells %s entries apart as their keys do', (indexName, fields, changes) => {
+    const source = queuedUrlTask(fields);
+    const placement = placementOf(source);
+    expect(placement?.indexName).toBe(indexName);
+    // Another document at the same spot: the same placement, under the same key.
+    const same = placementOf({ ...source, attempt_count: source.attempt_count + 1 });
+    expect(isSamePlacement(placement, same)).toBe(true);
+    expect(same?.key.equals(placement?.key as PrimaryKey)).toBe(true);
+    for (const change of changes) {
+      const moved = placementOf({ ...source, ...change });
+      expect({ change, isSame: isSamePlacement(placement, moved) }).toEqual({
+        change,
+        isSame: false,
+      });
+      expect(moved?.key.equals(placement?.key as PrimaryKey)).toBe(false);
+    }
+    expect(isSamePlacement(placement, undefined)).toBe(false);
   });
 });

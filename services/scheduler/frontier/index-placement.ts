@@ -1,13 +1,100 @@
 import type { PrimaryKey } from '../../common/storage/primary-key';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { UrlState } from './wire-types';
+import { shardBucketOf } from './domain-shard';
 import { dueIndexKey, revisitIndexKey, waitingIndexKey } from './frontier-tables';
 
+/**
+ * Where a URL stands in one ordering index. The fields are the parts its key is made of, so two
+ * placements name the same entry exactly when they are at the same spot (isSamePlacement); the key
+ * itself is built the first time it is read — on the embedded store with url_task held in memory
+ * the indexes are derived, not written, and most placements are compared and never keyed.
+ */
+abstract class Placement {
+  #key: PrimaryKey | undefined;
+
+  constructor(protected readonly task: UrlTaskDocument) {}
+
+  get domain(): string {
+    return this.task.domain;
+  }
+
+  get urlHash(): string {
+    return this.task.url_hash;
+  }
+
+  get key(): PrimaryKey {
+    return (this.#key ??= this.buildKey());
+  }
+
+  protected abstract buildKey(): PrimaryKey;
+}
+
+/** `url_due_index`: a domain's URLs ready to serve, by rank, then due time. */
+export class DuePlacement extends Placement {
+  readonly indexName = 'due';
+
+  get rank(): number {
+    return this.task.priority_rank as number;
+  }
+
+  get dueAt(): string {
+    return this.task.due_at;
+  }
+
+  isAtSameSpot(other: DuePlacement): boolean {
+    return (
+      this.urlHash === other.urlHash &&
+      this.domain === other.domain &&
+      this.rank === other.rank &&
+      this.dueAt === other.dueAt
+    );
+  }
+
+  protected buildKey(): PrimaryKey {
+    return dueIndexKey(this.domain, this.rank, this.dueAt, this.urlHash);
+  }
+}
+
+/** `url_revisit_index`: URLs due later, by due time, per shard bucket of their domain. */
+export class RevisitPlacement extends Placement {
+  readonly indexName = 'revisit';
+
+  get dueAt(): string {
+    return this.task.due_at;
+  }
+
+  /** The key's first part (domain-shard.ts). */
+  get bucket(): string {
+    return shardBucketOf(this.domain);
+  }
+
+  isAtSameSpot(other: RevisitPlacement): boolean {
+    return (
+      this.urlHash === other.urlHash && this.domain === other.domain && this.dueAt === other.dueAt
+    );
+  }
+
+  protected buildKey(): PrimaryKey {
+    return revisitIndexKey(this.domain, this.dueAt, this.urlHash);
+  }
+}
+
+/** `url_waiting_index`: URLs waiting for their domain's rule. */
+export class WaitingPlacement extends Placement {
+  readonly indexName = 'waiting';
+
+  isAtSameSpot(other: WaitingPlacement): boolean {
+    return this.urlHash === other.urlHash && this.domain === other.domain;
+  }
+
+  protected buildKey(): PrimaryKey {
+    return waitingIndexKey(this.domain, this.urlHash);
+  }
+}
+
 /** Which ordering index holds a URL, and under which key. */
-export type IndexPlacement =
-  | { indexName: 'due'; key: PrimaryKey; rank: number }
-  | { indexName: 'revisit'; key: PrimaryKey }
-  | { indexName: 'waiting'; key: PrimaryKey };
+export type IndexPlacement = DuePlacement | RevisitPlacement | WaitingPlacement;
 
 /**
  * Where a url_task must appear in the indexes, as a pure function of the task itself. Because the
@@ -17,18 +104,11 @@ export type IndexPlacement =
 export function placementOf(task: UrlTaskDocument): IndexPlacement | undefined {
   switch (indexNameOf(task.url_state, task.is_in_due_index, task.priority_rank !== null)) {
     case 'due':
-      return {
-        indexName: 'due',
-        key: dueIndexKey(task.domain, task.priority_rank as number, task.due_at, task.url_hash),
-        rank: task.priority_rank as number,
-      };
+      return new DuePlacement(task);
     case 'revisit':
-      return {
-        indexName: 'revisit',
-        key: revisitIndexKey(task.domain, task.due_at, task.url_hash),
-      };
+      return new RevisitPlacement(task);
     case 'waiting':
-      return { indexName: 'waiting', key: waitingIndexKey(task.domain, task.url_hash) };
+      return new WaitingPlacement(task);
     case undefined:
       return undefined;
   }
@@ -81,5 +161,13 @@ export function isSamePlacement(
   right: IndexPlacement | undefined,
 ): boolean {
   if (left === undefined || right === undefined) return left === right;
-  return left.indexName === right.indexName && left.key.equals(right.key);
+  // The parts a key is made of tell keys apart without building them.
+  switch (left.indexName) {
+    case 'due':
+      return right.indexName === 'due' && left.isAtSameSpot(right);
+    case 'revisit':
+      return right.indexName === 'revisit' && left.isAtSameSpot(right);
+    case 'waiting':
+      return right.indexName === 'waiting' && left.isAtSameSpot(right);
+  }
 }

@@ -12,13 +12,15 @@ export class RevisitSchedule implements UrlTaskChangeListener {
   readonly #nextDueMsByBucket = new Map<string, number>();
 
   onUrlTaskChanged({ after }: PlacedChange): void {
-    if (after?.indexName === 'revisit') this.lower(after.key);
+    if (after?.indexName === 'revisit') this.#lowerTo(after.bucket, msOfTimeText(after.dueAt));
   }
 
   /** `key` (a url_revisit_index key) exists or is about to. */
   lower(key: PrimaryKey): void {
-    const bucket = key.parts[0];
-    const dueMs = revisitDueMsOf(key);
+    this.#lowerTo(key.parts[0], revisitDueMsOf(key));
+  }
+
+  #lowerTo(bucket: string, dueMs: number): void {
     const known = this.#nextDueMsByBucket.get(bucket);
     if (known === undefined || dueMs < known) this.#nextDueMsByBucket.set(bucket, dueMs);
   }

@@ -186,5 +186,6 @@ export function residentUrlTables(
     dueIndex: index('url_due_index', 'due'),
     revisitIndex: index('url_revisit_index', 'revisit'),
     waitingIndex: index('url_waiting_index', 'waiting'),
+    areIndexesDerived: true,
   };
 }
