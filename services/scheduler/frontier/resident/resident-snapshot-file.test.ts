@@ -72,6 +72,16 @@ describe('resident snapshot files', () => {
       );
     }
     expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
+    // The loaded store builds its heaps in one go (ResidentUrlIndexes.addAll): the same groups,
+    // every re-visit bucket in the same order.
+    for (const index of ['due', 'waiting', 'revisit'] as const) {
+      expect(loaded.indexes.groups(index).sort()).toEqual(store.indexes.groups(index).sort());
+    }
+    for (const bucket of store.indexes.groups('revisit')) {
+      expect(loaded.indexes.revisitSlots(bucket, 100_000)).toEqual(
+        store.indexes.revisitSlots(bucket, 100_000),
+      );
+    }
 
     // A loaded store takes new URLs and new text like any other.
     const added = taskOf(200_000);

@@ -22,7 +22,7 @@ export class ResidentUrlStore {
   constructor(options: ResidentUrlTableOptions = {}, table = new ResidentUrlTable(options)) {
     this.table = table;
     this.indexes = new ResidentUrlIndexes(table);
-    for (let slot = 0; slot < table.size; slot += 1) this.indexes.add(slot);
+    this.indexes.addAll(table.size);
   }
 
   /** A store of a snapshot's slices and code lists: the indexes are rebuilt from the documents. */

@@ -500,6 +500,11 @@ export class ResidentUrlTable implements SlotHashes {
     return hexOfWords(this.#chunkOf(slot).hashWords, (slot & SLOT_MASK) * 4, 4);
   }
 
+  /** Domain codes given so far: each is below this. */
+  get domainCodeCount(): number {
+    return this.#domains.size;
+  }
+
   /** The domain a domain code stands for (domainCodeOf's inverse). */
   domainOfCode(code: number): string {
     return this.#domains.textOf(code) as string;

@@ -53,6 +53,25 @@ describe('SlotHeap', () => {
     expect(drained).toEqual(expected);
   });
 
+  it('builds itself from many slots at once, each slot where removing it finds it', () => {
+    for (const count of [0, 1, 2, 3, 10, 1000]) {
+      const order = new KeyOrder();
+      const slots = Array.from({ length: count }, (_, slot) => slot);
+      for (const slot of slots) order.keys[slot] = Math.floor(Math.random() * 50);
+      const heap = new SlotHeap(order);
+      heap.addAll(Int32Array.from(slots));
+      const expected = [...slots].sort((left, right) => order.compare(left, right));
+      expect(heap.firstSlots(count)).toEqual(expected);
+      // Every position recorded: take each slot out from wherever it sits, in random order.
+      const removed = [...slots].sort(() => Math.random() - 0.5).slice(0, count >> 1);
+      for (const slot of removed) heap.remove(slot);
+      expect(heap.firstSlots(count)).toEqual(expected.filter((slot) => !removed.includes(slot)));
+      // Onto a heap that holds some: one by one.
+      heap.addAll(removed);
+      expect(heap.firstSlots(count)).toEqual(expected);
+    }
+  });
+
   it('walks in order inside another walk, and after a walk its visit ended by throwing', () => {
     const order = new KeyOrder();
     const [outer, inner] = [new SlotHeap(order), new SlotHeap(order)];

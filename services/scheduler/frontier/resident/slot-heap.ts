@@ -46,6 +46,28 @@ export class SlotHeap {
     this.#siftUp(this.#size - 1, slot);
   }
 
+  /**
+   * Adds `slots` together: into an empty heap as one array put in heap order bottom-up (O(n)
+   * comparisons, each slot placed once), which a store read back from its snapshot does for every
+   * heap; into a heap that holds some, one by one.
+   */
+  addAll(slots: ArrayLike<number>): void {
+    if (this.#size > 0) {
+      for (let index = 0; index < slots.length; index += 1) this.add(slots[index]);
+      return;
+    }
+    if (this.#slots.length < slots.length) this.#slots = new Int32Array(slots.length);
+    this.#slots.set(slots);
+    this.#size = slots.length;
+    for (let position = (this.#size >> 1) - 1; position >= 0; position -= 1) {
+      this.#siftDown(position, this.#slots[position]);
+    }
+    // The positions of the leaves, which no sift moved.
+    for (let position = this.#size >> 1; position < this.#size; position += 1) {
+      this.order.setPosition(this.#slots[position], position);
+    }
+  }
+
   /** Takes `slot` out (it must be in this heap). */
   remove(slot: number): void {
     const position = this.order.positionOf(slot);
