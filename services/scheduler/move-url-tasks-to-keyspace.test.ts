@@ -7,8 +7,8 @@ import { JournalInUseError } from '../common/storage/write-behind/journal-owner'
 import { residentKeyPrefixOf } from '../common/storage/write-behind/resident-rows';
 import { residentUrlTaskSnapshotPathOf } from './frontier/resident/resident-url-task-rows';
 import { moveUrlTasksToKeyspace } from './move-url-tasks-to-keyspace';
-import { doneResult, link, ruleFor } from './testing/contract-fixtures';
-import { seedUrls, urlCounts } from './testing/lease-helpers';
+import { ruleFor } from './testing/contract-fixtures';
+import { leaseAndReportWithLinks, seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
 import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
 import { lmdbRowCountOf } from './testing/store-rows';
@@ -73,14 +73,7 @@ describe('url_task moved back into LMDB', () => {
     await client.submitSeeds({
       seed_list: seedUrls(['news.example', 'blog.example', 'norule.example'], 4),
     });
-    const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 3 });
-    await client.reportLease({
-      lease_id: lease.lease_id,
-      worker_id: 'w1',
-      result_list: lease.task_list.map((task) =>
-        doneResult(task, { link_list: [link(`${task.url}/more`)] }),
-      ),
-    });
+    await leaseAndReportWithLinks(client, 'w1', 3);
     await client.leaseTasks({ worker_id: 'w2', task_count: 2 });
     const before = await urlCounts(client);
     expect(before).toMatchObject({ done: 3, leased: 2, waiting_for_rule: 4 });

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { residentUrlTaskSnapshotPathOf } from './frontier/resident/resident-url-task-rows';
-import { doneResult, link, ruleFor } from './testing/contract-fixtures';
-import { seedUrls, urlCounts } from './testing/lease-helpers';
+import { ruleFor } from './testing/contract-fixtures';
+import { leaseAndReportWithLinks, seedUrls, urlCounts } from './testing/lease-helpers';
 import { ManualClock } from './testing/manual-clock';
 import { startTestScheduler, type TestScheduler } from './testing/scheduler-test-harness';
 import { lmdbRowCountOf } from './testing/store-rows';
@@ -47,14 +47,7 @@ describe('url_task held in memory', () => {
     const { client } = await start('off');
     await client.submitRules({ rule_list: [ruleFor('news.example'), ruleFor('blog.example')] });
     await client.submitSeeds({ seed_list: seedUrls(['news.example', 'blog.example'], 4) });
-    const lease = await client.leaseTasks({ worker_id: 'w1', task_count: 3 });
-    await client.reportLease({
-      lease_id: lease.lease_id,
-      worker_id: 'w1',
-      result_list: lease.task_list.map((task) =>
-        doneResult(task, { link_list: [link(`${task.url}/more`)] }),
-      ),
-    });
+    const lease = await leaseAndReportWithLinks(client, 'w1', 3);
     const before = await urlCounts(client);
     expect(before).toMatchObject({ done: 3, queued: 8 });
     await stop();

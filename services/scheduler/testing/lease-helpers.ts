@@ -5,7 +5,7 @@ import type {
   ReportResponse,
   UrlState,
 } from '../frontier/wire-types';
-import { doneResult } from './contract-fixtures';
+import { doneResult, link } from './contract-fixtures';
 
 /** The report of `lease` with every task done (no links). */
 export function reportOfAllDone(lease: LeaseResponse): ReportRequest {
@@ -22,6 +22,26 @@ export function reportAllDone(
   lease: LeaseResponse,
 ): Promise<ReportResponse> {
   return client.reportLease(reportOfAllDone(lease));
+}
+
+/**
+ * Leases `taskCount` URLs to `workerId` and reports each done with one new link (`<url>/more`):
+ * done URLs, and new queued ones, in a few lines. Resolves to the lease.
+ */
+export async function leaseAndReportWithLinks(
+  client: SchedulerClient,
+  workerId: string,
+  taskCount: number,
+): Promise<LeaseResponse> {
+  const lease = await client.leaseTasks({ worker_id: workerId, task_count: taskCount });
+  await client.reportLease({
+    lease_id: lease.lease_id,
+    worker_id: workerId,
+    result_list: lease.task_list.map((task) =>
+      doneResult(task, { link_list: [link(`${task.url}/more`)] }),
+    ),
+  });
+  return lease;
 }
 
 /** URLs per url_state, read from the operator endpoint. */
