@@ -271,7 +271,9 @@ async function growAndMeasureStage(options: {
   cleanups.unshift(stop);
   log(
     `  scheduler up in ${scheduler.processStartSeconds.toFixed(1)} s (store opened in ` +
-      `${scheduler.storageOpenSeconds.toFixed(2)} s, frontier loaded in ` +
+      `${scheduler.storageOpenSeconds.toFixed(2)} s` +
+      (scheduler.storageOpenParts === '' ? '' : ` — ${scheduler.storageOpenParts}`) +
+      `, frontier loaded in ` +
       `${scheduler.frontierLoadSeconds.toFixed(2)} s${scheduler.isRecounted ? ', recounted' : ''})`,
   );
   const rows: Row[] = [];

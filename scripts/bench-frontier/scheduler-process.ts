@@ -14,6 +14,8 @@ export interface BenchScheduler {
   processStartSeconds: number;
   /** The open of its store ("scheduler storage opened": a resident one's snapshot read included). */
   storageOpenSeconds: number;
+  /** That open's parts as logged (`snapshot_read_ms`, `store_open_ms`, …), for the bench's log. */
+  storageOpenParts: string;
   /** The frontier's own rebuild from storage ("frontier loaded"), as the scheduler logged it. */
   frontierLoadSeconds: number;
   isRecounted: boolean;
@@ -51,6 +53,10 @@ export async function startBenchScheduler(options: {
     running,
     processStartSeconds,
     storageOpenSeconds: Number(opened?.elapsed_ms ?? Number.NaN) / 1000,
+    storageOpenParts: Object.entries(opened ?? {})
+      .filter(([name]) => name.endsWith('_ms') && name !== 'elapsed_ms')
+      .map(([name, value]) => `${name.replace(/_ms$/, '').replace(/_/g, ' ')} ${String(value)} ms`)
+      .join(', '),
     frontierLoadSeconds: Number(loaded?.elapsed_ms ?? Number.NaN) / 1000,
     isRecounted: loaded?.is_recounted === true,
   };

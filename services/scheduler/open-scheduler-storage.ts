@@ -21,6 +21,8 @@ export interface SchedulerStorage {
   residentUrlTasks: ResidentUrlTaskRows | undefined;
   /** url_tasks this open moved from LMDB into memory (the first resident open of a store). */
   migratedUrlTaskCount: number;
+  /** A resident open's parts, in ms, logged as snake_case fields (ResidentUrlTaskStore). */
+  openedInMs?: Record<string, number>;
   /** Closes the store — a resident one after a last snapshot, so the next start reads no journal. */
   close(): Promise<void>;
 }
@@ -126,6 +128,7 @@ export async function openSchedulerStorage(
       is_resident: choice.isResident,
       reason: choice.reason,
       elapsed_ms: Math.round(performance.now() - startedAtMs),
+      ...storage.openedInMs,
     },
     'scheduler storage opened',
   );
@@ -168,6 +171,11 @@ async function openStorageAsChosen(
     backend: store.backend,
     residentUrlTasks: store.urlTasks,
     migratedUrlTaskCount: store.migratedCount,
+    openedInMs: {
+      migration_ms: store.openedInMs.migration,
+      snapshot_read_ms: store.openedInMs.snapshotRead,
+      store_open_ms: store.openedInMs.storeOpen,
+    },
     close: async () => {
       try {
         if (store.urlTasks.snapshots.hasUncoveredRows) await store.urlTasks.snapshots.snapshotNow();

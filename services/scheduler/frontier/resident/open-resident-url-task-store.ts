@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   WriteBehindLmdbBackend,
   type WriteBehindOptions,
@@ -15,6 +16,8 @@ export interface ResidentUrlTaskStore {
   urlTasks: ResidentUrlTaskRows;
   /** url_tasks this open moved from LMDB into the first snapshot (a store opened resident once). */
   migratedCount: number;
+  /** Where the open's time went, in ms: the move, the snapshot's read, the store's open and replay. */
+  openedInMs: { migration: number; snapshotRead: number; storeOpen: number };
   /** Stops snapshots (waiting for the one under way), then closes the store. */
   close(): Promise<void>;
 }
@@ -29,12 +32,15 @@ export async function openResidentUrlTaskStore(
   directory: string,
   options: Omit<WriteBehindOptions, 'residentRows'> & ResidentUrlTaskOptions = {},
 ): Promise<ResidentUrlTaskStore> {
+  const startedAt = performance.now();
   const migratedCount = await migrateUrlTasksToResident(
     directory,
     residentUrlTaskSnapshotPathOf(directory),
     { syncMode: options.syncMode, mapSizeBytes: options.mapSizeBytes },
   );
+  const migratedAt = performance.now();
   const urlTasks = await ResidentUrlTaskRows.load(directory, options);
+  const loadedAt = performance.now();
   const backend = await WriteBehindLmdbBackend.open(directory, {
     ...options,
     residentRows: urlTasks,
@@ -44,6 +50,11 @@ export async function openResidentUrlTaskStore(
     backend,
     urlTasks,
     migratedCount,
+    openedInMs: {
+      migration: Math.round(migratedAt - startedAt),
+      snapshotRead: Math.round(loadedAt - migratedAt),
+      storeOpen: Math.round(performance.now() - loadedAt),
+    },
     close: async () => {
       await urlTasks.snapshots.close();
       await backend.close();
