@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResidentUrlStore } from './resident-url-store';
 import {
@@ -161,28 +162,117 @@ export async function writeResidentSnapshot(
   return byteCount;
 }
 
-/** Reads a snapshot writeResidentSnapshot wrote; ResidentSnapshotError when it is not whole. */
+/** Bytes the checksum pass reads from a snapshot file at a time. */
+const READ_WINDOW_BYTES = 8 * 1024 * 1024;
+
+/** Where a slice's bytes lie in the file, as the first pass found them. */
+interface SlicePlace {
+  header: SliceHeader;
+  /** File offset of its first column's bytes; the text follows the columns. */
+  at: number;
+  byteCount: number;
+}
+
+type Refuse = (reason: string) => ResidentSnapshotError;
+
+/**
+ * Reads a snapshot writeResidentSnapshot wrote; ResidentSnapshotError when it is not whole.
+ *
+ * In passes over the file, never holding it whole: the checksum a window at a time, the records'
+ * headers, then the slices one at a time into one buffer, which the table copies from before it
+ * takes the next (ResidentUrlTable.fromSlices). Read into memory whole, a 1M-URL snapshot cost the
+ * start ~230 MB more memory, touched afresh, beside the columns it fills. The reads are synchronous:
+ * this runs while the scheduler starts, before it serves anything.
+ */
 export async function readResidentSnapshot(
   path: string,
   options: ResidentUrlTableOptions = {},
 ): Promise<ResidentSnapshot> {
-  const bytes = await readFile(path);
-  const refuse = (reason: string) => new ResidentSnapshotError(path, reason);
-  if (bytes.length < MAGIC.length + U32_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
-    throw refuse('not a resident snapshot');
+  const refuse: Refuse = (reason) => new ResidentSnapshotError(path, reason);
+  const fd = openSync(path, 'r');
+  try {
+    const fileByteCount = fstatSync(fd).size;
+    if (fileByteCount < MAGIC.length + U32_BYTES) throw refuse('not a resident snapshot');
+    if (!readExactly(fd, 0, MAGIC.length, refuse).equals(MAGIC)) {
+      throw refuse('not a resident snapshot');
+    }
+    const checksumAt = fileByteCount - U32_BYTES;
+    if (
+      checksumOf(fd, checksumAt) !== readExactly(fd, checksumAt, U32_BYTES, refuse).readUInt32LE()
+    ) {
+      throw refuse('its checksum does not match (a torn or damaged file)');
+    }
+    const { slices, trailer } = recordsOf(fd, checksumAt, refuse);
+    let store: ResidentUrlStore;
+    try {
+      store = ResidentUrlStore.fromSlices(
+        slicesOf(fd, slices, refuse),
+        {
+          domainList: trailer.domain_list,
+          urlStateList: trailer.url_state_list,
+          reasonList: trailer.reason_list,
+        },
+        options,
+      );
+    } catch (error) {
+      if (!(error instanceof ResidentValueError)) throw error;
+      throw refuse(error.message);
+    }
+    if (store.size !== trailer.slot_count) throw refuse('its slices do not hold every slot');
+    if (!Number.isSafeInteger(trailer.journal_sequence) || trailer.journal_sequence < 0) {
+      throw refuse('it names no journal sequence');
+    }
+    return { store, journalSequence: trailer.journal_sequence };
+  } finally {
+    closeSync(fd);
   }
-  const checksumAt = bytes.length - U32_BYTES;
-  if (crc32(bytes.subarray(0, checksumAt)) !== bytes.readUInt32LE(checksumAt)) {
-    throw refuse('its checksum does not match (a torn or damaged file)');
+}
+
+/** `byteCount` bytes at `position`, or the file refused: it ends before them. */
+function readExactly(
+  fd: number,
+  position: number,
+  byteCount: number,
+  refuse: Refuse,
+  into: Buffer = Buffer.allocUnsafe(byteCount),
+): Buffer {
+  const target = into.subarray(0, byteCount);
+  let done = 0;
+  while (done < byteCount) {
+    const read = readSync(fd, target, done, byteCount - done, position + done);
+    if (read === 0) throw refuse('it ends inside a record');
+    done += read;
   }
+  return target;
+}
+
+/** CRC-32 of the file's first `byteCount` bytes, a window at a time. */
+function checksumOf(fd: number, byteCount: number): number {
+  const window = Buffer.allocUnsafe(Math.min(READ_WINDOW_BYTES, byteCount));
+  let checksum = 0;
+  for (let position = 0; position < byteCount;) {
+    const read = readSync(fd, window, 0, Math.min(window.length, byteCount - position), position);
+    if (read === 0) break; // shorter than its size said: the checksum cannot match
+    checksum = crc32(window.subarray(0, read), checksum);
+    position += read;
+  }
+  return checksum;
+}
+
+/** The slices' places and the trailer, from each record's header (the checksum already holds). */
+function recordsOf(
+  fd: number,
+  checksumAt: number,
+  refuse: Refuse,
+): { slices: SlicePlace[]; trailer: SnapshotTrailer } {
+  const slices: SlicePlace[] = [];
   let offset = MAGIC.length;
   const take = (length: number): Buffer => {
     if (offset + length > checksumAt) throw refuse('it ends inside a record');
-    const taken = bytes.subarray(offset, offset + length);
+    const taken = readExactly(fd, offset, length, refuse);
     offset += length;
     return taken;
   };
-  const slices: ResidentSlice[] = [];
   for (;;) {
     const kind = take(U32_BYTES).readUInt32LE();
     const header: unknown = JSON.parse(take(take(U32_BYTES).readUInt32LE()).toString('utf8'));
@@ -193,37 +283,46 @@ export async function readResidentSnapshot(
       }
       if (offset !== checksumAt) throw refuse('it holds more than its records');
       if (trailer.slice_count !== slices.length) throw refuse('its slices are not all there');
-      let store: ResidentUrlStore;
-      try {
-        store = ResidentUrlStore.fromSlices(
-          slices,
-          {
-            domainList: trailer.domain_list,
-            urlStateList: trailer.url_state_list,
-            reasonList: trailer.reason_list,
-          },
-          options,
-        );
-      } catch (error) {
-        if (!(error instanceof ResidentValueError)) throw error;
-        throw refuse(error.message);
-      }
-      if (store.size !== trailer.slot_count) throw refuse('its slices do not hold every slot');
-      if (!Number.isSafeInteger(trailer.journal_sequence) || trailer.journal_sequence < 0) {
-        throw refuse('it names no journal sequence');
-      }
-      return { store, journalSequence: trailer.journal_sequence };
+      return { slices, trailer };
     }
     if (kind !== SLICE_RECORD) throw refuse(`a record of unknown kind ${kind}`);
-    const { first_slot, slot_count, text_byte_count } = header as SliceHeader;
-    const columns = ResidentUrlTable.sliceColumnByteCounts(slot_count).map((length) =>
-      take(length),
-    );
-    slices.push({
-      firstSlot: first_slot,
-      slotCount: slot_count,
-      columns,
-      text: take(text_byte_count),
+    const sliceHeader = header as SliceHeader;
+    const byteCount =
+      ResidentUrlTable.sliceColumnByteCounts(sliceHeader.slot_count).reduce(
+        (sum, length) => sum + length,
+        0,
+      ) + sliceHeader.text_byte_count;
+    if (!(byteCount >= 0) || offset + byteCount > checksumAt) {
+      throw refuse('it ends inside a record');
+    }
+    slices.push({ header: sliceHeader, at: offset, byteCount });
+    offset += byteCount;
+  }
+}
+
+/**
+ * The slices read one at a time into one buffer: each is valid until the next is taken, which is
+ * all ResidentUrlTable.fromSlices needs — it copies a slice's columns and text as it loads it.
+ */
+function* slicesOf(
+  fd: number,
+  slices: readonly SlicePlace[],
+  refuse: Refuse,
+): Generator<ResidentSlice> {
+  const buffer = Buffer.allocUnsafe(Math.max(0, ...slices.map((slice) => slice.byteCount)));
+  for (const { header, at, byteCount } of slices) {
+    const bytes = readExactly(fd, at, byteCount, refuse, buffer);
+    let offset = 0;
+    const columns = ResidentUrlTable.sliceColumnByteCounts(header.slot_count).map((length) => {
+      const column = bytes.subarray(offset, offset + length);
+      offset += length;
+      return column;
     });
+    yield {
+      firstSlot: header.first_slot,
+      slotCount: header.slot_count,
+      columns,
+      text: bytes.subarray(offset, offset + header.text_byte_count),
+    };
   }
 }
