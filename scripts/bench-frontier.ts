@@ -39,6 +39,7 @@ import { storageBackendSettingsFromEnvironment } from '../services/common/storag
 import {
   residentUrlTasksModeFromEnvironment,
   openSchedulerStorage,
+  writingBehindUnlessTold,
 } from '../services/scheduler/open-scheduler-storage';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
@@ -238,12 +239,13 @@ function measuredUrls(size: number): number {
 async function openLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
   const mode = residentUrlTasksModeFromEnvironment(process.env);
   if (mode === 'off') return openPlainLmdbGrowthStorage(directory);
-  const settings = storageBackendSettingsFromEnvironment('scheduler', {
-    ...process.env,
-    STORAGE_BACKEND: 'lmdb',
-    STORAGE_DATA_DIRECTORY: directory,
-    STORAGE_LMDB_WRITE_BEHIND: process.env.STORAGE_LMDB_WRITE_BEHIND ?? 'on',
-  });
+  const settings = writingBehindUnlessTold(
+    storageBackendSettingsFromEnvironment('scheduler', {
+      ...process.env,
+      STORAGE_BACKEND: 'lmdb',
+      STORAGE_DATA_DIRECTORY: directory,
+    }),
+  );
   return openSchedulerStorage(settings, mode, pino({ level: 'silent' }));
 }
 

@@ -7,10 +7,7 @@ import { createSchedulerRouter } from '../../generated/scheduler';
 import openApiDocument from '../../generated/scheduler/openapi.json';
 import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
 import type { ServiceDefinition } from '../common/service-host/run-service';
-import {
-  storageBackendSettingsFromEnvironment,
-  type StorageBackendSettings,
-} from '../common/storage/open-storage-backend';
+import { storageBackendSettingsFromEnvironment } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
 import { WriteBehindLmdbBackend } from '../common/storage/write-behind/write-behind-lmdb-backend';
@@ -23,6 +20,7 @@ import {
   frontierUrlTablesOf,
   residentUrlTasksModeFromEnvironment,
   openSchedulerStorage,
+  writingBehindUnlessTold,
 } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
@@ -121,16 +119,6 @@ export function schedulerServiceDefinition(
       };
     },
   };
-}
-
-/**
- * The frontier writes a few small rows per URL at random places of a large store: on LMDB it
- * writes behind a journal unless STORAGE_LMDB_WRITE_BEHIND says otherwise (README, Scheduler).
- */
-function writingBehindUnlessTold(settings: StorageBackendSettings): StorageBackendSettings {
-  return settings.backendName === 'lmdb'
-    ? { ...settings, isWriteBehind: settings.isWriteBehind ?? true }
-    : settings;
 }
 
 /** Probes go through the generated downloader client; without a token there is no prober. */

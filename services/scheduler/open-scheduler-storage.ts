@@ -28,6 +28,16 @@ export interface SchedulerStorage {
 }
 
 /**
+ * The frontier writes a few small rows per URL at random places of a large store: on LMDB it
+ * writes behind a journal unless STORAGE_LMDB_WRITE_BEHIND says otherwise (README, Scheduler).
+ */
+export function writingBehindUnlessTold(settings: StorageBackendSettings): StorageBackendSettings {
+  return settings.backendName === 'lmdb'
+    ? { ...settings, isWriteBehind: settings.isWriteBehind ?? true }
+    : settings;
+}
+
+/**
  * SCHEDULER_RESIDENT_URL_TASKS: `on` holds url_task and its ordering indexes in memory —
  * journalled with the rest of each batch, snapshotted, never checkpointed into LMDB — on the
  * embedded store written behind; `off` keeps them in the keyspace; `auto` (the default) holds them

@@ -130,8 +130,8 @@ export class ResidentUrlIndexes {
   addAll(slotCount: number): void {
     const domainCount = this.table.domainCodeCount;
     // Heap numbers: a domain's due heap, then its waiting heap, then the shard buckets' re-visits.
-    const heapNumberOf = (slot: number): number => {
-      switch (this.placementOf(slot)) {
+    const heapNumberOf = (slot: number, placement: ResidentPlacement): number => {
+      switch (placement) {
         case 'due':
           return this.#domainCodeOf(slot);
         case 'waiting':
@@ -142,45 +142,30 @@ export class ResidentUrlIndexes {
           return -1;
       }
     };
+    const heapCount = 2 * domainCount + SHARD_BUCKET_COUNT;
+    const heaps = new Array<SlotHeap | undefined>(heapCount);
     const heapNumbers = new Int32Array(slotCount);
-    const starts = new Int32Array(2 * domainCount + SHARD_BUCKET_COUNT + 1);
+    const starts = new Int32Array(heapCount + 1);
     for (let slot = 0; slot < slotCount; slot += 1) {
-      const heapNumber = heapNumberOf(slot);
+      const placement = this.placementOf(slot);
+      const heapNumber = heapNumberOf(slot, placement);
       heapNumbers[slot] = heapNumber;
-      if (heapNumber >= 0) starts[heapNumber + 1] += 1;
+      if (heapNumber < 0) continue;
+      starts[heapNumber + 1] += 1;
+      heaps[heapNumber] ??= this.#heapOf(slot, placement, true);
     }
-    for (let heapNumber = 1; heapNumber < starts.length; heapNumber += 1) {
+    for (let heapNumber = 1; heapNumber <= heapCount; heapNumber += 1) {
       starts[heapNumber] += starts[heapNumber - 1];
     }
-    const ordered = new Int32Array(starts[starts.length - 1]);
-    const next = starts.slice(0, -1);
+    const ordered = new Int32Array(starts[heapCount]);
+    const next = starts.slice(0, heapCount);
     for (let slot = 0; slot < slotCount; slot += 1) {
       const heapNumber = heapNumbers[slot];
       if (heapNumber >= 0) ordered[next[heapNumber]++] = slot;
     }
-    for (let heapNumber = 0; heapNumber < starts.length - 1; heapNumber += 1) {
-      const start = starts[heapNumber];
-      const end = starts[heapNumber + 1];
-      if (start === end) continue;
-      const slots = ordered.subarray(start, end);
-      const heap =
-        heapNumber < domainCount
-          ? this.#heapIn(this.#dueByDomain, this.#dueOrder, heapNumber, true)
-          : heapNumber < 2 * domainCount
-            ? this.#heapIn(
-                this.#waitingByDomain,
-                this.#waitingOrder,
-                heapNumber - domainCount,
-                true,
-              )
-            : this.#heapIn(
-                this.#revisitsByBucket,
-                this.#revisitOrder,
-                heapNumber - 2 * domainCount,
-                true,
-              );
-      heap?.addAll(slots);
-    }
+    heaps.forEach((heap, heapNumber) =>
+      heap?.addAll(ordered.subarray(starts[heapNumber], starts[heapNumber + 1])),
+    );
   }
 
   /** Takes the URL in `slot` out of the index it is in — before its fields change. */
