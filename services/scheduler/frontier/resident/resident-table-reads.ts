@@ -11,12 +11,12 @@ import {
   EMPTY_INDEX_ENTRY,
   EMPTY_INDEX_ENTRY_CODEC,
   revisitIndexKey,
+  urlTaskCodec,
   waitingIndexKey,
   type UrlTables,
 } from '../frontier-tables';
 import { timeTextOf } from '../time-text';
 import type { ResidentIndexName } from './resident-url-indexes';
-import { residentUrlTaskCodec } from './resident-url-task-codec';
 import { ResidentUrlStore } from './resident-url-store';
 import type { ResidentUrlTable } from './resident-url-table';
 import type { ResidentUrlTaskRows } from './resident-url-task-rows';
@@ -179,7 +179,7 @@ export function residentUrlTables(
   return {
     urlTasks: keyspace.residentTable(
       'url_task',
-      residentUrlTaskCodec,
+      urlTaskCodec,
       residentUrlTaskReads(store, encoded),
       'through',
     ),

@@ -1,32 +1,10 @@
 import type { FailReason, UrlState } from '../wire-types';
 import type { ParkReason, UrlTaskDocument } from '../frontier-documents';
-import { timeTextOf } from '../time-text';
+import { exactMsOfTimeText, timeTextOf } from '../time-text';
 import { hexOfWords, readHexWords, readUrlHashWords } from '../url-hash-words';
 import { StringCodes } from './string-codes';
 import { TextArena } from './text-arena';
 import { UrlSlotIndex, type SlotHashes } from './url-slot-index';
-import {
-  ATTEMPT_COUNT,
-  DISCOVERED_AT,
-  DUE_AT,
-  FETCHED_AT,
-  LAST_MODIFIED_AT,
-  LAST_RENDERED_AT,
-  LEASE_EXPIRY_COUNT,
-  NUMBER_COUNT,
-  nullableNumber,
-  nullableTime,
-  PRIORITY_RANK,
-  PRIORITY_RANK_OFFSET,
-  readUrlTaskNumbers,
-  ResidentValueError,
-  REVISIT_INTERVAL_SECONDS,
-  ROBOTS_RULE_VERIFIED_AT,
-  SEED_PRIORITY_RANK,
-  UPDATED_AT,
-} from './url-task-numbers';
-
-export { ResidentValueError } from './url-task-numbers';
 
 /*
  * Column layout. A slot's fields sit in chunks of CHUNK_SLOTS slots (growing the table adds a chunk
@@ -35,6 +13,22 @@ export { ResidentValueError } from './url-task-numbers';
 const CHUNK_BITS = 16;
 const CHUNK_SLOTS = 1 << CHUNK_BITS;
 const SLOT_MASK = CHUNK_SLOTS - 1;
+
+/** Numbers of a slot (null: NaN; times: Unix ms of their canonical text). */
+const PRIORITY_RANK = 0;
+const SEED_PRIORITY_RANK = 1;
+const PRIORITY_RANK_OFFSET = 2;
+const DUE_AT = 3;
+const ATTEMPT_COUNT = 4;
+const LEASE_EXPIRY_COUNT = 5;
+const LAST_MODIFIED_AT = 6;
+const FETCHED_AT = 7;
+const REVISIT_INTERVAL_SECONDS = 8;
+const DISCOVERED_AT = 9;
+const UPDATED_AT = 10;
+const ROBOTS_RULE_VERIFIED_AT = 11;
+const LAST_RENDERED_AT = 12;
+const NUMBER_COUNT = 13;
 
 /** Byte codes of a slot (StringCodes; 0: null). */
 const URL_STATE = 0;
@@ -131,6 +125,9 @@ export interface ResidentCodeLists {
   urlStateList: string[];
   reasonList: string[];
 }
+
+/** A document the table cannot hold exactly (a bad url_hash, a time not in canonical form). */
+export class ResidentValueError extends RangeError {}
 
 /** A document ResidentUrlTable.check accepted, with what a put reads from it. */
 export interface CheckedUrlTask {
@@ -452,7 +449,7 @@ export class ResidentUrlTable implements SlotHashes {
     } catch (error) {
       throw new ResidentValueError((error as Error).message);
     }
-    return readUrlTaskNumbers(task, this.#putNumbers);
+    return this.#numbersOf(task);
   }
 
   /** The code of the domain of the URL in `slot` (domainCodeOf answers the same for its name). */
@@ -550,6 +547,28 @@ export class ResidentUrlTable implements SlotHashes {
     return slot;
   }
 
+  /** The document's numbers as the slot keeps them; refuses a time that would not read back. */
+  #numbersOf(task: UrlTaskDocument): Float64Array {
+    const numbers = this.#putNumbers;
+    numbers[PRIORITY_RANK] = task.priority_rank ?? Number.NaN;
+    numbers[SEED_PRIORITY_RANK] = task.seed_priority_rank ?? Number.NaN;
+    numbers[PRIORITY_RANK_OFFSET] = task.priority_rank_offset;
+    numbers[DUE_AT] = timeMs('due_at', task.due_at);
+    numbers[ATTEMPT_COUNT] = task.attempt_count;
+    numbers[LEASE_EXPIRY_COUNT] = task.lease_expiry_count;
+    numbers[LAST_MODIFIED_AT] = nullableTimeMs('last_modified_at', task.last_modified_at);
+    numbers[FETCHED_AT] = nullableTimeMs('fetched_at', task.fetched_at);
+    numbers[REVISIT_INTERVAL_SECONDS] = task.revisit_interval_seconds ?? Number.NaN;
+    numbers[DISCOVERED_AT] = timeMs('discovered_at', task.discovered_at);
+    numbers[UPDATED_AT] = timeMs('updated_at', task.updated_at);
+    numbers[ROBOTS_RULE_VERIFIED_AT] = nullableTimeMs(
+      'robots_rule_verified_at',
+      task.robots_rule_verified_at,
+    );
+    numbers[LAST_RENDERED_AT] = nullableTimeMs('last_rendered_at', task.last_rendered_at);
+    return numbers;
+  }
+
   #textOf(chunk: SlotChunk, at: number, field: number): string | null {
     const t = at * TEXT_COUNT + field;
     const byteLength = chunk.textByteLengths[t];
@@ -640,4 +659,24 @@ export class ResidentUrlTable implements SlotHashes {
     }
     this.#arena = compacted;
   }
+}
+
+function nullableNumber(value: number): number | null {
+  return Number.isNaN(value) ? null : value;
+}
+
+function nullableTime(ms: number): string | null {
+  return Number.isNaN(ms) ? null : timeTextOf(ms);
+}
+
+function timeMs(field: string, text: string): number {
+  const ms = exactMsOfTimeText(text);
+  if (Number.isNaN(ms)) {
+    throw new ResidentValueError(`${field} is not a time like 2026-08-15T07:47:52Z: ${text}`);
+  }
+  return ms;
+}
+
+function nullableTimeMs(field: string, text: string | null): number {
+  return text === null ? Number.NaN : timeMs(field, text);
 }

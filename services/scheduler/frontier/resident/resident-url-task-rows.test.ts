@@ -14,7 +14,6 @@ import {
   type ResidentUrlTaskStore,
 } from './open-resident-url-task-store';
 import { residentUrlTables } from './resident-table-reads';
-import { residentUrlTaskCodec } from './resident-url-task-codec';
 import { residentUrlTaskSnapshotPathOf } from './resident-url-task-rows';
 import { ResidentUrlStore } from './resident-url-store';
 import { ResidentValueError } from './resident-url-table';
@@ -160,36 +159,6 @@ test('a restart reads the snapshot and replays the journal since: every document
   await closeOpened();
   ({ store } = await open());
   expectHolds(store.urlTasks.store, [...latest.values()]);
-});
-
-test('a restart replays url_tasks journalled in the resident layout and in the keyspace format', async () => {
-  const { store, tables } = await open();
-  const keyspace = openServiceKeyspace('scheduler', store.backend);
-  const residentTables = openFrontierTables(keyspace, residentUrlTables(keyspace, store.urlTasks));
-  const latest = new Map<number, UrlTaskDocument>();
-  const write = async (on: FrontierTables, from: number, to: number, version: number) => {
-    const tasks = Array.from({ length: to - from }, (_, offset) => taskOf(from + offset, version));
-    await on.urlTasks.putMany(tasks.map((task) => ({ primaryKey: task.url_hash, value: task })));
-    tasks.forEach((task, offset) => latest.set(from + offset, task));
-  };
-  // A journal written before the resident layout (the keyspace's record codec), then after it.
-  await write(tables, 0, 300, 0);
-  await write(residentTables, 200, 500, 1);
-  await write(tables, 450, 600, 2);
-  await closeOpened();
-
-  const keyspaceDecode = jest.spyOn(urlTaskCodec, 'decode');
-  const anyDecode = jest.spyOn(residentUrlTaskCodec, 'decode');
-  try {
-    const reopened = await open();
-    // Replayed without notes: every record decoded, the keyspace's by its own codec.
-    expect(keyspaceDecode).toHaveBeenCalledTimes(300 + 150);
-    expect(anyDecode.mock.calls.length - keyspaceDecode.mock.calls.length).toBe(300);
-    expectHolds(reopened.store.urlTasks.store, [...latest.values()]);
-  } finally {
-    keyspaceDecode.mockRestore();
-    anyDecode.mockRestore();
-  }
 });
 
 test('snapshots begin by row count, and the journal then forgets what they and the checkpoint cover', async () => {

@@ -5,11 +5,7 @@ import { TableLocation } from '../../../common/storage/storage-key';
 import type { StoredWrite } from '../../../common/storage/write-behind/journal-record';
 import type { ResidentRows } from '../../../common/storage/write-behind/resident-rows';
 import type { UrlTaskDocument } from '../frontier-documents';
-import {
-  columnsOfRecord,
-  isResidentUrlTaskRecord,
-  residentUrlTaskCodec,
-} from './resident-url-task-codec';
+import { urlTaskCodec } from '../frontier-tables';
 import { readResidentSnapshot } from './resident-snapshot-file';
 import {
   ResidentSnapshotSchedule,
@@ -25,8 +21,6 @@ const MAX_NOTED_DOCUMENTS = 100_000;
 
 /** Where the scheduler's url_task rows live in the keyspace (CONTRACT.md §五). */
 const URL_TASK_LOCATION = new TableLocation('scheduler', 'url_task');
-/** A url_task row's key: the table's prefix and the url_hash as it is (32 hex digits). */
-const URL_TASK_KEY_LENGTH = URL_TASK_LOCATION.prefixBytes.length + 32;
 
 /** The snapshot file of the resident url_task rows, inside the store's directory. */
 export function residentUrlTaskSnapshotPathOf(storeDirectory: string): string {
@@ -117,17 +111,14 @@ export class ResidentUrlTaskRows implements ResidentRows<CheckedUrlTask> {
       this.#encoded.delete(keyText);
       task = noted.task;
     } else {
-      task = residentUrlTaskCodec.decode(payload);
+      task = urlTaskCodec.decode(payload);
+      if (!URL_TASK_LOCATION.keyOf(task.url_hash).equals(key)) {
+        throw new ResidentValueError(
+          `a url_task row under a key not its url_hash ${task.url_hash}`,
+        );
+      }
     }
-    if (keyText.length !== URL_TASK_KEY_LENGTH || !keyText.endsWith(task.url_hash)) {
-      throw new ResidentValueError(`a url_task row under a key not its url_hash ${task.url_hash}`);
-    }
-    // A record in the resident layout was checked when encoded and carries what a put reads; one
-    // of the keyspace's format (a journal written before it, or by a plain keyspace table) is
-    // checked here.
-    return isResidentUrlTaskRecord(payload)
-      ? { task, ...columnsOfRecord(payload) }
-      : this.store.table.check(task);
+    return this.store.table.check(task);
   }
 
   apply(tasks: readonly CheckedUrlTask[], sequence: number): void {
