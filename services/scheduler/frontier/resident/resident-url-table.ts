@@ -271,6 +271,7 @@ export class ResidentUrlTable implements SlotHashes {
     table.#states = StringCodes.fromStrings(0xff, codeLists.urlStateList);
     table.#reasons = StringCodes.fromStrings(0xff, codeLists.reasonList);
     for (const slice of slices) table.#loadSlice(slice);
+    table.#index.reserve(table.#size);
     for (let slot = 0; slot < table.#size; slot += 1) table.#index.insert(slot);
     return table;
   }

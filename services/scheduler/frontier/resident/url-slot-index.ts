@@ -57,6 +57,20 @@ export class UrlSlotIndex {
     return this.#findIn(this.#previous.entries, this.#previous.mask, words, at);
   }
 
+  /**
+   * Sizes an empty index for `entryCount` entries, so that inserting them never grows it: a table
+   * read back from a snapshot indexes every slot at once, and growing from the default capacity
+   * to 1M entries moved ~1M entries more, each a random write (~0.1 s of a 1M-URL start).
+   */
+  reserve(entryCount: number): void {
+    if (this.#size !== 0) throw new RangeError('only an empty index is sized in advance');
+    const capacity =
+      2 ** Math.ceil(Math.log2(Math.max(16, entryCount / UrlSlotIndex.#MAX_LOAD + 1)));
+    if (capacity <= this.#mask + 1) return;
+    this.#entries = new Int32Array(capacity);
+    this.#mask = capacity - 1;
+  }
+
   /** Indexes `slot`, whose hash the table already holds and no other slot has. */
   insert(slot: number): void {
     if (this.#size + 1 > (this.#mask + 1) * UrlSlotIndex.#MAX_LOAD) this.#startGrowing();
