@@ -1,5 +1,12 @@
+import { dirname } from 'node:path';
 import express, { type Express } from 'express';
-import { absolutePath } from 'swagger-ui-dist';
+
+/**
+ * Where swagger-ui-dist's files are, found without loading the package: its main module evaluates
+ * the 1.4 MB browser bundle in the service's own process — ~0.26 s of every service's start (a
+ * profiled scheduler start) for files it only ever serves.
+ */
+const SWAGGER_UI_DIRECTORY = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /**
  * The service's API reference: the bundled OpenAPI document at /openapi.json and Swagger UI at
@@ -12,7 +19,7 @@ export function addApiReferenceRoutes(app: Express, document: unknown, title: st
   app.get(['/docs', '/docs/'], (_request, response) => {
     response.type('html').send(renderReferencePage(title));
   });
-  app.use('/docs/assets', express.static(absolutePath(), { index: false, maxAge: '1h' }));
+  app.use('/docs/assets', express.static(SWAGGER_UI_DIRECTORY, { index: false, maxAge: '1h' }));
 }
 
 function renderReferencePage(title: string): string {
