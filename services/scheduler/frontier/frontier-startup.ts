@@ -311,7 +311,8 @@ function settleSchedules(
     schedule.dueCount = Math.max(0, schedule.dueCount + schedule.stored.due);
     // No hint yet a due count: any head is a valid lower bound; the picker finds the real one.
     schedule.head = schedule.dueCount > 0 ? (heads.get(schedule) ?? { rank: 0, dueAtMs: 0 }) : null;
-    const rule = memory.rules.get(schedule.domain);
+    // Through the book, which keeps the rule on the schedule: finishLoading's pass reads it there.
+    const rule = memory.book.ruleOf(schedule);
     if (rule !== undefined) {
       schedule.nextDequeueAtMs = Math.max(schedule.nextDequeueAtMs, nowMs + rule.minIntervalMs);
     }
