@@ -276,7 +276,9 @@ async function growAndMeasureStage(options: {
       `${scheduler.storageOpenSeconds.toFixed(2)} s` +
       (scheduler.storageOpenParts === '' ? '' : ` — ${scheduler.storageOpenParts}`) +
       `, frontier loaded in ` +
-      `${scheduler.frontierLoadSeconds.toFixed(2)} s${scheduler.isRecounted ? ', recounted' : ''})`,
+      `${scheduler.frontierLoadSeconds.toFixed(2)} s${scheduler.isRecounted ? ', recounted' : ''}` +
+      (scheduler.frontierLoadParts === '' ? '' : ` — ${scheduler.frontierLoadParts}`) +
+      ')',
   );
   const rows: Row[] = [];
   let peakRssMib = 0;

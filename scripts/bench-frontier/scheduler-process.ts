@@ -16,6 +16,8 @@ export interface BenchScheduler {
   storageOpenSeconds: number;
   /** That open's parts as logged (`snapshot_read_ms`, `store_open_ms`, …), for the bench's log. */
   storageOpenParts: string;
+  /** The frontier rebuild's phases as its log line gives them ('rule read 480 ms, …'). */
+  frontierLoadParts: string;
   /** The frontier's own rebuild from storage ("frontier loaded"), as the scheduler logged it. */
   frontierLoadSeconds: number;
   isRecounted: boolean;
@@ -53,13 +55,19 @@ export async function startBenchScheduler(options: {
     running,
     processStartSeconds,
     storageOpenSeconds: Number(opened?.elapsed_ms ?? Number.NaN) / 1000,
-    storageOpenParts: Object.entries(opened ?? {})
-      .filter(([name]) => name.endsWith('_ms') && name !== 'elapsed_ms')
-      .map(([name, value]) => `${name.replace(/_ms$/, '').replace(/_/g, ' ')} ${String(value)} ms`)
-      .join(', '),
+    storageOpenParts: partsOf(opened),
     frontierLoadSeconds: Number(loaded?.elapsed_ms ?? Number.NaN) / 1000,
+    frontierLoadParts: partsOf(loaded),
     isRecounted: loaded?.is_recounted === true,
   };
+}
+
+/** The `…_ms` fields of a log line but its elapsed_ms, as text: 'snapshot read 789 ms, …'. */
+function partsOf(line: Record<string, unknown> | undefined): string {
+  return Object.entries(line ?? {})
+    .filter(([name]) => name.endsWith('_ms') && name !== 'elapsed_ms')
+    .map(([name, value]) => `${name.replace(/_ms$/, '').replace(/_/g, ' ')} ${String(value)} ms`)
+    .join(', ');
 }
 
 /**

@@ -60,6 +60,19 @@ describe('the scheduler process', () => {
     running = second.running;
     const loaded = second.running.logLines.find((line) => line.msg === 'frontier loaded');
     expect(loaded).toMatchObject({ url_count: 3, live_lease_count: 1 });
+    // Where the rebuild spent its time, phase by phase, adding up to no more than the whole.
+    const phaseMs = [
+      'rule_read_ms',
+      'side_table_read_ms',
+      'domain_read_ms',
+      'lease_load_ms',
+      'schedule_settle_ms',
+      'startup_write_ms',
+    ].map((field) => loaded?.[field]);
+    expect(phaseMs.every((ms) => typeof ms === 'number' && ms >= 0)).toBe(true);
+    expect((phaseMs as number[]).reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(
+      Number(loaded?.elapsed_ms) + phaseMs.length,
+    );
     const summary = await second.client.getFrontierSummary({});
     expect(summary.live_lease_count).toBe(1);
     expect(summary.url_state_list.find((row) => row.url_state === 'leased')?.url_count).toBe(3);

@@ -70,11 +70,13 @@ export type FrontierMemory = Pick<
  */
 export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<void> {
   const startedAtMs = Date.now();
+  const phases = new PhaseClock();
   const { tables, clock, rules, book, health, candidates, logger } = memory;
   const nowMs = clock.nowMs();
   await scanAll(tables.rules, (rule) => {
     rules.remember(rule);
   });
+  phases.lap('rule_read');
 
   const candidateRows: DomainCandidateDocument[] = [];
   await scanAll(tables.domainCandidates, (row) => {
@@ -95,14 +97,18 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
     runtime !== undefined &&
     runtime.layout_version === FRONTIER_LAYOUT_VERSION &&
     (memory.isBatchAtomic || runtime.is_clean_stop);
+  phases.lap('side_table_read');
   book.beginLoading();
   const heads = isTrusted
     ? await loadDomainRows(memory)
     : await recountFromUrlTasks(memory, unsettled, nowMs);
+  phases.lap('domain_read');
   const heldCount = await loadLiveLeases(memory, unsettled);
+  phases.lap('lease_load');
   settleSchedules(memory, heads, nowMs);
   book.finishLoading();
   countStates(memory, heldCount);
+  phases.lap('schedule_settle');
 
   await memory.mutator.run((batch) => {
     // An answered lease whose record outlived a crash: its work is durable, it is not live.
@@ -125,6 +131,7 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
   for (const domain of candidates.domains()) {
     if (rules.get(domain) !== undefined) memory.reconciler.enqueue(domain);
   }
+  phases.lap('startup_write');
   logger.info(
     {
       url_count: [...book.all()].reduce((sum, schedule) => sum + totalOf(schedule), 0),
@@ -136,9 +143,25 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
       candidate_count: candidates.size,
       is_recounted: !isTrusted,
       elapsed_ms: Date.now() - startedAtMs,
+      ...phases.spent,
     },
     'frontier loaded',
   );
+}
+
+/**
+ * Milliseconds of each phase of the rebuild, for its log line: a slow start then says where it
+ * was slow (the rules, the domain rows, the schedules, the writes) without a profiler.
+ */
+class PhaseClock {
+  readonly spent: Record<`${string}_ms`, number> = {};
+  #lastMs = performance.now();
+
+  lap(phase: string): void {
+    const nowMs = performance.now();
+    this.spent[`${phase}_ms`] = Math.round(nowMs - this.#lastMs);
+    this.#lastMs = nowMs;
+  }
 }
 
 /** The fast path: one domain_runtime row per domain. Resolves to each domain's head hint. */
