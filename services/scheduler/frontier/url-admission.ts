@@ -6,7 +6,7 @@ import type { FrontierUrl } from './frontier-url';
 import { effectiveRank } from './priority-rank';
 import type { RobotsPolicy } from './robots-policy';
 import type { RuleBook } from './rule-book';
-import { newUrlTask } from './url-task-factory';
+import { newUrlTask, type NewUrlTaskFields } from './url-task-factory';
 import type { WriteBatch } from './write-batch';
 
 /** A URL offered to the frontier by a seed or a discovered link. */
@@ -112,10 +112,11 @@ export class UrlAdmission {
       if (!(await this.dependencies.robots.isAllowed(target.domain, target.url))) {
         return { outcome: 'robots_disallowed' };
       }
-      const fields = {
-        url_state: 'queued' as const,
+      const fields: NewUrlTaskFields = {
+        url_state: 'queued',
         priority_rank: effectiveRank(rankInputs, rule),
-        ...rankInputs,
+        seed_priority_rank: rankInputs.seed_priority_rank,
+        priority_rank_offset: rankInputs.priority_rank_offset,
         robots_rule_verified_at: rule.verifiedAt,
       };
       return { outcome: 'queued', next: newUrlTask(target, fields, nowMs, previous) };
@@ -128,10 +129,11 @@ export class UrlAdmission {
     }
     waitingUrls.push(target.url);
     waitingUrlsByDomain.set(target.domain, waitingUrls);
-    const fields = {
-      url_state: 'waiting_for_rule' as const,
+    const fields: NewUrlTaskFields = {
+      url_state: 'waiting_for_rule',
       priority_rank: null,
-      ...rankInputs,
+      seed_priority_rank: rankInputs.seed_priority_rank,
+      priority_rank_offset: rankInputs.priority_rank_offset,
       robots_rule_verified_at: null,
     };
     return { outcome: 'waiting_for_rule', next: newUrlTask(target, fields, nowMs, previous) };

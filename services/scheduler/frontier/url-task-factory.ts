@@ -15,6 +15,11 @@ export interface NewUrlTaskFields {
 /**
  * A fresh url_task. `previous` is a dropped task being revived (its domain became crawlable
  * again): it keeps its discovery time and last fetch metadata so a later fetch can be conditional.
+ *
+ * Every field written out, in the order the stored documents have (frontier-tables.ts, and the
+ * resident table's reads): built around a spread of `fields`, each new URL's document took V8's
+ * generic path for the properties after it and a shape of its own, which every reader of
+ * url_task documents then met beside the stored documents' shape.
  */
 export function newUrlTask(
   target: FrontierUrl,
@@ -27,7 +32,10 @@ export function newUrlTask(
     url: target.url,
     url_hash: target.urlHash,
     domain: target.domain,
-    ...fields,
+    url_state: fields.url_state,
+    priority_rank: fields.priority_rank,
+    seed_priority_rank: fields.seed_priority_rank,
+    priority_rank_offset: fields.priority_rank_offset,
     due_at: now,
     is_in_due_index: fields.url_state === 'queued',
     applied_lease_id: previous?.applied_lease_id ?? null,
@@ -39,9 +47,10 @@ export function newUrlTask(
     etag: previous?.etag ?? null,
     last_modified_at: previous?.last_modified_at ?? null,
     fetched_at: previous?.fetched_at ?? null,
-    last_rendered_at: previous?.last_rendered_at ?? null,
     revisit_interval_seconds: null,
     discovered_at: previous?.discovered_at ?? now,
     updated_at: now,
+    robots_rule_verified_at: fields.robots_rule_verified_at,
+    last_rendered_at: previous?.last_rendered_at ?? null,
   };
 }
