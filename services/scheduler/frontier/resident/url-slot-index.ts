@@ -37,9 +37,13 @@ export class UrlSlotIndex {
     private readonly hashes: SlotHashes,
     initialCapacity = 1 << 16,
   ) {
-    const capacity = 2 ** Math.ceil(Math.log2(Math.max(16, initialCapacity)));
-    this.#entries = new Int32Array(capacity);
-    this.#mask = capacity - 1;
+    this.#entries = UrlSlotIndex.#tableOf(initialCapacity);
+    this.#mask = this.#entries.length - 1;
+  }
+
+  /** An empty table of at least `capacity` entries (a power of two, 16 or more). */
+  static #tableOf(capacity: number): Int32Array {
+    return new Int32Array(2 ** Math.ceil(Math.log2(Math.max(16, capacity))));
   }
 
   get size(): number {
@@ -64,11 +68,10 @@ export class UrlSlotIndex {
    */
   reserve(entryCount: number): void {
     if (this.#size !== 0) throw new RangeError('only an empty index is sized in advance');
-    const capacity =
-      2 ** Math.ceil(Math.log2(Math.max(16, entryCount / UrlSlotIndex.#MAX_LOAD + 1)));
-    if (capacity <= this.#mask + 1) return;
-    this.#entries = new Int32Array(capacity);
-    this.#mask = capacity - 1;
+    const neededCapacity = entryCount / UrlSlotIndex.#MAX_LOAD + 1;
+    if (neededCapacity <= this.#mask + 1) return;
+    this.#entries = UrlSlotIndex.#tableOf(neededCapacity);
+    this.#mask = this.#entries.length - 1;
   }
 
   /** Indexes `slot`, whose hash the table already holds and no other slot has. */
