@@ -12,7 +12,9 @@
  * bench:frontier's load (lease + report through HTTP). Prints each run, then per side and worker
  * count the median of URLs/s, lease p99, scheduler CPU per URL and GC seconds, and head/base
  * ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
- * (this checkout's node_modules linked in), removed at the end.
+ * (this checkout's node_modules linked in), removed at the end. Both run from their builds
+ * (dist/, compiled first with this checkout's TypeScript) unless BENCH_FRONTIER_RUN_FROM=source
+ * (bench-build.ts).
  *
  * Either side may add Node flags and environment variables of its own (ab-side-settings.ts):
  * BENCH_AB_{HEAD,BASE}_NODE_FLAGS ('--flag --other=1'), BENCH_AB_{HEAD,BASE}_ENV ('NAME=value …').
@@ -32,6 +34,7 @@ import {
   abSideSettingsOf,
   type AbSideSettings,
 } from './bench-frontier/ab-side-settings';
+import { benchRunFromOf, benchSourceRoot } from './bench-frontier/bench-build';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
@@ -50,6 +53,7 @@ const WORKER_COUNTS = (process.env.BENCH_AB_WORKERS ?? '4,16').split(',').map(Nu
 const MEASURED_URLS = Number(process.env.BENCH_AB_URLS ?? 60_000);
 const FRONTIER_SIZE = Number(process.env.BENCH_AB_SIZE ?? 1_000_000);
 const WARMUP_URLS = 2_000;
+const RUN_FROM = benchRunFromOf(process.env);
 const budget = new Budget(Number(process.env.BENCH_AB_BUDGET_SECONDS ?? 2400));
 const corpus = new BenchCorpus(100_000, 1000, 5);
 const repositoryRoot = resolve(__dirname, '..');
@@ -59,8 +63,8 @@ const outputDirectory = resolve(
 
 interface Side {
   label: 'base' | 'head';
-  /** The source tree the scheduler runs from; undefined: this one. */
-  sourceRoot?: string;
+  /** The source tree (or its dist/) the scheduler runs from (bench-build.ts). */
+  sourceRoot: string;
   settings: AbSideSettings;
 }
 
@@ -176,13 +180,22 @@ async function main(): Promise<number> {
   mkdirSync(outputDirectory, { recursive: true });
   log(
     `frontier A/B: this tree against ${BASE}; ${ROUNDS} rounds, ${WORKER_COUNTS.join('/')} workers, ` +
-      `${MEASURED_URLS.toLocaleString('en-US')} URLs each, frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs`,
+      `${MEASURED_URLS.toLocaleString('en-US')} URLs each, frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs, ` +
+      `both schedulers run from ${RUN_FROM === 'dist' ? 'their builds (dist/)' : 'their source (tsx)'}`,
   );
   const settingsLines = abSideSettingsLines(settings);
   for (const line of settingsLines) log(`  ${line}`);
   const sides: Side[] = [
-    { label: 'base', sourceRoot: worktreeOf(BASE), settings: settings.base },
-    { label: 'head', settings: settings.head },
+    {
+      label: 'base',
+      sourceRoot: benchSourceRoot(worktreeOf(BASE), RUN_FROM),
+      settings: settings.base,
+    },
+    {
+      label: 'head',
+      sourceRoot: benchSourceRoot(repositoryRoot, RUN_FROM),
+      settings: settings.head,
+    },
   ];
   const template = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-template-'));
   cleanups.push(() => rmSync(template, { recursive: true, force: true }));
@@ -208,7 +221,7 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${summary}\n`);
   writeFileSync(
     join(outputDirectory, 'figures.md'),
-    `frontier A/B, this tree against ${BASE}\n${settingsLines.map((line) => `${line}\n`).join('')}\n` +
+    `frontier A/B, this tree against ${BASE}, both run from ${RUN_FROM}\n${settingsLines.map((line) => `${line}\n`).join('')}\n` +
       `${runs.map(runText).join('\n')}\n\n${summary}\n`,
   );
   log(`saved to ${outputDirectory}`);

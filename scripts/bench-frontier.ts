@@ -27,7 +27,9 @@
  * BENCH_FRONTIER_WARMUP_URLS (2000, unmeasured, before the first row of every scheduler process:
  * the rows measure a process whose hot paths are compiled, as in production, not its first
  * second), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
- * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000).
+ * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000),
+ * BENCH_FRONTIER_RUN_FROM (dist: the scheduler built first and started from dist/, as `make run`
+ * starts it; source: its TypeScript through tsx, as the tests run it).
  */
 import { freeLoopbackPort } from '../services/common/testing/free-loopback-port';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +43,7 @@ import {
   openSchedulerStorage,
   writingBehindUnlessTold,
 } from '../services/scheduler/open-scheduler-storage';
+import { benchRunFromOf, benchSourceRoot } from './bench-frontier/bench-build';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { BullmqPeer } from './bench-frontier/bullmq-peer';
@@ -81,6 +84,7 @@ const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000)
 const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 2_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
+const RUN_FROM = benchRunFromOf(process.env);
 const corpus = new BenchCorpus(
   Number(process.env.BENCH_FRONTIER_DOMAINS ?? 100_000),
   1000,
@@ -153,6 +157,7 @@ async function main(): Promise<number> {
       `${corpus.minIntervalMs}; output ${outputDirectory}`,
   );
   mkdirSync(outputDirectory, { recursive: true });
+  const sourceRoot = benchSourceRoot(resolve(__dirname, '..'), RUN_FROM);
   const peer = await BullmqPeer.start();
   cleanups.unshift(() => peer.stop());
   log(`redis-server listening on 127.0.0.1:${peer.port}`);
@@ -175,6 +180,7 @@ async function main(): Promise<number> {
       fromSize: frontierSize,
       size,
       dataDirectory: lmdbDirectory,
+      sourceRoot,
       isProfiled: isLargest,
     });
     frontierSize = size;
@@ -203,6 +209,7 @@ async function main(): Promise<number> {
       log(`  kill -9 check at ${size.toLocaleString('en-US')} URLs`);
       killCheck = await runKillCheck({
         dataDirectory: lmdbDirectory,
+        sourceRoot,
         corpus,
         frontierSize: size,
         trafficSeconds: 4,
@@ -218,7 +225,7 @@ async function main(): Promise<number> {
   cleanups.shift();
 
   if (TIKV_STAGES.length > 0) {
-    const tikv = await benchTikvDouble();
+    const tikv = await benchTikvDouble(sourceRoot);
     rows.push(...tikv.rows);
     stages.push(...tikv.stages);
   }
@@ -259,6 +266,8 @@ async function growAndMeasureStage(options: {
   fromSize: number;
   size: number;
   dataDirectory: string;
+  /** The tree (or its dist/) the scheduler runs from (bench-build.ts). */
+  sourceRoot: string;
   environment?: NodeJS.ProcessEnv;
   /** After the measured rows, one more load with the CPU profiler on (inspector-profile.ts). */
   isProfiled?: boolean;
@@ -363,7 +372,7 @@ async function profileLoad(inspectPort: number, load: SchedulerLoad, size: numbe
  * The same stages on the TiKV backend: the scheduler process talks the real gRPC protocol to the
  * in-process double (client overhead included), writes going out phase by phase.
  */
-async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }> {
+async function benchTikvDouble(sourceRoot: string): Promise<{ rows: Row[]; stages: StageFacts[] }> {
   const { startTikvTestDouble } =
     await import('../services/common/storage/tikv/test-double/tikv-test-double');
   const { TikvBackend } = await import('../services/common/storage/tikv/tikv-backend');
@@ -390,6 +399,7 @@ async function benchTikvDouble(): Promise<{ rows: Row[]; stages: StageFacts[] }>
         fromSize: frontierSize,
         size,
         dataDirectory,
+        sourceRoot,
         environment,
       });
       frontierSize = size;
@@ -414,7 +424,8 @@ function workersCpuText(backendLabel: Row['backendLabel'], measurement: LoadMeas
 function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | undefined): number {
   const lines = [
     `frontier benchmark (Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
-      `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2), ` +
+      `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2, ` +
+      `the scheduler run from ${RUN_FROM === 'dist' ? 'its build (dist/)' : 'its source (tsx)'}), ` +
       `${new Date().toISOString()}`,
     '',
     '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | its main thread µs/URL | workers CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | its main thread µs/job | BullMQ workers CPU µs/job | ratio |',

@@ -35,12 +35,17 @@ const MAX_CHECKED_URLS = 4000;
  */
 export async function runKillCheck(options: {
   dataDirectory: string;
+  /** The tree (or its dist/) the scheduler runs from (bench-build.ts). */
+  sourceRoot?: string;
   corpus: BenchCorpus;
   frontierSize: number;
   trafficSeconds: number;
 }): Promise<KillCheckResult> {
   const { corpus } = options;
-  const first = await startBenchScheduler({ dataDirectory: options.dataDirectory });
+  const first = await startBenchScheduler({
+    dataDirectory: options.dataDirectory,
+    sourceRoot: options.sourceRoot,
+  });
   const before: ReceivedLease[] = [];
   const isKilled = { value: false };
   const traffic = drive(
@@ -60,7 +65,10 @@ export async function runKillCheck(options: {
     `  killed after ${before.length} leases (${acknowledged.length} acknowledged reports); restarting`,
   );
 
-  const second = await startBenchScheduler({ dataDirectory: options.dataDirectory });
+  const second = await startBenchScheduler({
+    dataDirectory: options.dataDirectory,
+    sourceRoot: options.sourceRoot,
+  });
   try {
     const client = new SchedulerClient({
       baseUrl: second.running.url,
