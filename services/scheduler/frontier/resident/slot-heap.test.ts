@@ -72,6 +72,22 @@ describe('SlotHeap', () => {
     }
   });
 
+  it('keeps room to grow after building itself from many slots at once', () => {
+    for (const count of [1, 10, 1000]) {
+      const order = new KeyOrder();
+      const heap = new SlotHeap(order);
+      heap.addAll(Int32Array.from({ length: count }, (_, slot) => slot));
+      const capacity = heap.capacity;
+      expect(capacity).toBeGreaterThanOrEqual(count + Math.max(4, count >> 1));
+      // A domain's next URLs after a start land without growing its heap.
+      for (let slot = count; slot < capacity; slot += 1) heap.add(slot);
+      expect(heap.capacity).toBe(capacity);
+      expect(heap.size).toBe(capacity);
+      heap.add(capacity);
+      expect(heap.capacity).toBe(2 * capacity);
+    }
+  });
+
   it('walks in order inside another walk, and after a walk its visit ended by throwing', () => {
     const order = new KeyOrder();
     const [outer, inner] = [new SlotHeap(order), new SlotHeap(order)];

@@ -31,6 +31,11 @@ export class SlotHeap {
     return this.#size;
   }
 
+  /** How many slots it holds before it grows (a new array and a copy). */
+  get capacity(): number {
+    return this.#slots.length;
+  }
+
   /** The first slot, or -1 when empty. */
   get first(): number {
     return this.#size === 0 ? -1 : this.#slots[0];
@@ -49,14 +54,18 @@ export class SlotHeap {
   /**
    * Adds `slots` together: into an empty heap as one array put in heap order bottom-up (O(n)
    * comparisons, each slot placed once), which a store read back from its snapshot does for every
-   * heap; into a heap that holds some, one by one.
+   * heap; into a heap that holds some, one by one. The heap keeps room for half as many again: sized
+   * exactly, every domain's due heap grew (a new typed array and a copy) at its first add after a
+   * start, and with 100,000 domains that was most adds of a bench row — 66 ms of a 2.4 s profile
+   * at 1M URLs, 16 workers.
    */
   addAll(slots: ArrayLike<number>): void {
     if (this.#size > 0) {
       for (let index = 0; index < slots.length; index += 1) this.add(slots[index]);
       return;
     }
-    if (this.#slots.length < slots.length) this.#slots = new Int32Array(slots.length);
+    const roomy = slots.length + Math.max(4, slots.length >> 1);
+    if (this.#slots.length < roomy) this.#slots = new Int32Array(roomy);
     this.#slots.set(slots);
     this.#size = slots.length;
     for (let position = (this.#size >> 1) - 1; position >= 0; position -= 1) {
