@@ -62,6 +62,13 @@ describe('record codec', () => {
     }
   });
 
+  it('names the element of a list that it refuses', () => {
+    const second = { url_hash: 'cd' } as LeaseLike['task_list'][number];
+    expect(() => codec.encode({ ...lease, task_list: [lease.task_list[0], second] })).toThrow(
+      'field $.task_list[1].domain is required',
+    );
+  });
+
   it('checks its declaration against CONVENTION.md once, when built', () => {
     expect(() => recordCodec<{ isLeased: boolean }>({ isLeased: 'boolean' })).toThrow(/snake_case/);
     expect(() => recordCodec<{ leased: boolean }>({ leased: 'boolean' })).toThrow(/is_/);

@@ -184,9 +184,25 @@ function toValues(record: CompiledRecord, document: unknown, path: string): unkn
     values[index] =
       field.element === undefined
         ? value
-        : (value as unknown[]).map((item, position) =>
-            toValues(field.element as CompiledRecord, item, `${path}.${field.name}[${position}]`),
-          );
+        : listToValues(field.element, value as unknown[], path, field.name);
+  }
+  return values;
+}
+
+/**
+ * A list of records' values. Apart from toValues's loop on purpose: a closure there that used the
+ * loop's `field` put that variable in a context object allocated on every pass of the loop, list
+ * or not — ~40 bytes per field of every document encoded (a url_task: ~900 of its ~1,170).
+ */
+function listToValues(
+  element: CompiledRecord,
+  list: readonly unknown[],
+  path: string,
+  name: string,
+): unknown[][] {
+  const values = new Array<unknown[]>(list.length);
+  for (let position = 0; position < list.length; position += 1) {
+    values[position] = toValues(element, list[position], `${path}.${name}[${position}]`);
   }
   return values;
 }
