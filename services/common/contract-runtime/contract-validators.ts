@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { addContractDateTimeFormat } from './date-time-format';
 import { normalizeOpenApiSchema } from './json-schema-normalizer';
 import {
   VariantExplainer,
@@ -135,6 +136,7 @@ export class ContractValidators {
       verbose: options.isExplaining,
     });
     addFormats(ajv);
+    addContractDateTimeFormat(ajv);
     ajv.addVocabulary([VIOLATION_ERROR_CODE_KEYWORD]);
     ajv.addSchema({ $id: this.documentId, definitions });
     return ajv;

@@ -132,7 +132,11 @@ export class ResidentValueError extends RangeError {}
 /** A document ResidentUrlTable.check accepted, with what a put reads from it. */
 export interface CheckedUrlTask {
   task: UrlTaskDocument;
-  hashWords: Uint32Array;
+  /**
+   * The url_hash's four words as plain numbers: a copy of the lookup words made with
+   * Uint32Array.slice cost a typed array and its buffer for every row written.
+   */
+  hashWords: readonly number[];
   /**
    * A plain array, not a Float64Array: a typed array of 13 doubles is past V8's size for keeping
    * its bytes on the heap, and one allocated per row written cost a native allocation each.
@@ -381,17 +385,27 @@ export class ResidentUrlTable implements SlotHashes {
     const numbers = this.#checked(task);
     const copied = new Array<number>(NUMBER_COUNT);
     for (let index = 0; index < NUMBER_COUNT; index += 1) copied[index] = numbers[index];
-    return { task, hashWords: this.#lookupWords.slice(), numbers: copied };
+    const words = this.#lookupWords;
+    return { task, hashWords: [words[0], words[1], words[2], words[3]], numbers: copied };
   }
 
-  /** The slot of the URL whose url_hash has these words, or -1. */
-  slotOfWords(hashWords: Uint32Array): number {
-    return this.#index.find(hashWords, 0);
+  /** The slot of the URL whose url_hash has these words (CheckedUrlTask's), or -1. */
+  slotOfWords(hashWords: readonly number[]): number {
+    return this.#index.find(this.#intoLookupWords(hashWords), 0);
   }
 
   /** put, of a document check() answered for. */
   putChecked({ task, hashWords, numbers }: CheckedUrlTask, knownSlot?: number): number {
-    return this.#putChecked(task, hashWords, numbers, knownSlot);
+    return this.#putChecked(task, this.#intoLookupWords(hashWords), numbers, knownSlot);
+  }
+
+  #intoLookupWords(hashWords: readonly number[]): Uint32Array {
+    const words = this.#lookupWords;
+    words[0] = hashWords[0];
+    words[1] = hashWords[1];
+    words[2] = hashWords[2];
+    words[3] = hashWords[3];
+    return words;
   }
 
   /** Whether `checked` keeps the priority_rank and due_at the URL in `slot` has (its order). */
