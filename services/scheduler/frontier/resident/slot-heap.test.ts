@@ -88,6 +88,18 @@ describe('SlotHeap', () => {
     }
   });
 
+  it('holds no array until its first slot, then room for a few', () => {
+    const order = new KeyOrder();
+    const heap = new SlotHeap(order);
+    expect(heap.capacity).toBe(0);
+    expect(heap.first).toBe(-1);
+    expect(heap.firstSlots(3)).toEqual([]);
+    order.keys[7] = 1;
+    heap.add(7);
+    expect(heap.capacity).toBe(4);
+    expect(heap.first).toBe(7);
+  });
+
   it('walks in order inside another walk, and after a walk its visit ended by throwing', () => {
     const order = new KeyOrder();
     const [outer, inner] = [new SlotHeap(order), new SlotHeap(order)];

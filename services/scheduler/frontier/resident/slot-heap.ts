@@ -9,6 +9,9 @@ export interface SlotOrder {
 }
 
 const NO_POSITION = -1;
+/** The array of a heap that has none yet (never written: its length is 0). */
+const NO_SLOTS = new Int32Array(0);
+const MIN_GROWN_CAPACITY = 4;
 
 /**
  * A binary min-heap of slots in typed arrays, ordered by `order`, each slot's position kept by the
@@ -20,11 +23,16 @@ export class SlotHeap {
   #slots: Int32Array;
   #size = 0;
 
+  /**
+   * Without an initial capacity it holds no array until its first add or addAll: a start builds
+   * one heap per domain with addAll, which sizes its own (a first array of 4 was one more typed
+   * array per heap, thrown away at once).
+   */
   constructor(
     private readonly order: SlotOrder,
-    initialCapacity = 4,
+    initialCapacity = 0,
   ) {
-    this.#slots = new Int32Array(initialCapacity);
+    this.#slots = initialCapacity === 0 ? NO_SLOTS : new Int32Array(initialCapacity);
   }
 
   get size(): number {
@@ -43,7 +51,7 @@ export class SlotHeap {
 
   add(slot: number): void {
     if (this.#size === this.#slots.length) {
-      const grown = new Int32Array(this.#slots.length * 2);
+      const grown = new Int32Array(Math.max(MIN_GROWN_CAPACITY, this.#slots.length * 2));
       grown.set(this.#slots);
       this.#slots = grown;
     }
