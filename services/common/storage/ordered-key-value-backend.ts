@@ -19,6 +19,12 @@ export interface KeyValueWrite {
   value: Buffer;
   /** Seconds until the row disappears; absent or 0 means "never expires". */
   ttlSeconds?: number;
+  /**
+   * The document `value` encodes, where the writer has it at hand: a write-behind store hands it
+   * with the row to the owner of resident rows (write-behind/resident-rows.ts), which then takes it
+   * instead of decoding the bytes back. Never stored; other backends ignore it.
+   */
+  source?: unknown;
 }
 
 /** Half-open key range [start, end); empty when start ≥ end (an empty `end` is not "unbounded"). */

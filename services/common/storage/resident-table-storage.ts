@@ -10,7 +10,7 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './keyspace-types';
-import type { KeyValueWrite, OrderedKeyValueBackend } from './ordered-key-value-backend';
+import type { OrderedKeyValueBackend } from './ordered-key-value-backend';
 import { PrimaryKey, type PrimaryKeyInput } from './primary-key';
 import type { TableLocation } from './storage-key';
 import { assertScanLimit, TableStorage, type PreparedWrites } from './table-storage';
@@ -27,11 +27,6 @@ export interface ResidentTableReads<T> {
   scan(options: ResidentScan): { rows: Array<KeyspaceRow<T>>; hasMore: boolean };
   /** scan's keys alone, where the owner can give them without building documents. */
   scanKeys?(options: ResidentScan): { keys: PrimaryKey[]; hasMore: boolean };
-  /**
-   * Told of each row this table encodes to write (`through`): the owner may take the document as
-   * it is when the same bytes reach it from the journal, instead of decoding them back.
-   */
-  encoded?(key: Buffer, value: T, payload: Buffer): void;
 }
 
 export interface ResidentScan {
@@ -119,10 +114,9 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
     if (this.writes === 'through') await super.putMany(rows);
   }
 
-  protected override toWrite(row: KeyspaceWrite<T>): KeyValueWrite {
-    const write = super.toWrite(row);
-    this.reads.encoded?.(write.key, row.value, write.value);
-    return write;
+  /** Each write carries its document: the rows' owner takes it, not the bytes decoded back. */
+  protected override sourceOf(row: KeyspaceWrite<T>): unknown {
+    return row.value;
   }
 
   override prepare(puts: Array<KeyspaceWrite<T>>, deletes: PrimaryKeyInput[]): PreparedWrites {

@@ -285,6 +285,11 @@ export class TableStorage<T> {
       }
       throw error;
     }
-    return { key, value, ttlSeconds: row.ttlSeconds };
+    return { key, value, ttlSeconds: row.ttlSeconds, source: this.sourceOf(row) };
+  }
+
+  /** What a write carries as its source (KeyValueWrite.source): nothing, but on resident tables. */
+  protected sourceOf(_row: KeyspaceWrite<T>): unknown {
+    return undefined;
   }
 }

@@ -10,6 +10,8 @@
 export interface StoredWrite {
   key: Buffer;
   stored: Buffer | undefined;
+  /** The document the write's bytes encode, when its writer gave it (KeyValueWrite.source). */
+  source?: unknown;
 }
 
 const DELETED = 0xffff_ffff;

@@ -275,9 +275,10 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     writes.forEach(assertWrite);
     const nowMs = Date.now();
     await this.#write(
-      writes.map(({ key, value, ttlSeconds }) => ({
+      writes.map(({ key, value, ttlSeconds, source }) => ({
         key,
         stored: wrapValue(value, expiresAtMsFor(ttlSeconds, nowMs)),
+        source,
       })),
     );
   }

@@ -26,10 +26,7 @@ import type { ResidentUrlTaskRows } from './resident-url-task-rows';
  * the slot of the url_hash it ended on: every reader of url_task scans it whole (start-up's
  * recount, the known-URL set), which the slots' order serves as well as the keys' and at no cost.
  */
-export function residentUrlTaskReads(
-  store: ResidentUrlStore,
-  encoded?: ResidentTableReads<UrlTaskDocument>['encoded'],
-): ResidentTableReads<UrlTaskDocument> {
+export function residentUrlTaskReads(store: ResidentUrlStore): ResidentTableReads<UrlTaskDocument> {
   /** The slots of one page: from the one after `after`'s, `limit` of them at most. */
   const pageOf = ({ group, after, limit }: ResidentScan) => {
     if (group !== undefined) throw new RangeError('url_task is scanned whole');
@@ -40,7 +37,6 @@ export function residentUrlTaskReads(
     return { first, end: Math.min(store.size, first + limit) };
   };
   return {
-    encoded,
     getMany: (primaryKeys) => primaryKeys.map((key) => store.get(key.parts[0])),
     scan: (scan) => {
       const { first, end } = pageOf(scan);
@@ -155,20 +151,15 @@ export function indexKeyOf(
  * url_task and its three ordering indexes on an embedded store whose url_task rows are resident
  * (resident-url-task-rows.ts): url_task read from the resident store and written through the
  * store's journal to it; the indexes read from its queues, their writes dropped — the queues
- * follow every url_task the store takes. The frontier above them is unchanged. `rows`: the owner,
- * told of each document the keyspace encodes so that it need not decode it back; or the bare
- * store (tests of the reads).
+ * follow every url_task the store takes. The frontier above them is unchanged. `rows`: the owner
+ * (each url_task write carries its document to it: KeyValueWrite.source), or the bare store (tests
+ * of the reads).
  */
 export function residentUrlTables(
   keyspace: ServiceKeyspace,
   rows: ResidentUrlTaskRows | ResidentUrlStore,
 ): UrlTables {
   const store = rows instanceof ResidentUrlStore ? rows : rows.store;
-  const encoded =
-    rows instanceof ResidentUrlStore
-      ? undefined
-      : (key: Buffer, task: UrlTaskDocument, payload: Buffer) =>
-          rows.noteEncoded(key, task, payload);
   const index = (name: string, indexName: ResidentIndexName) =>
     keyspace.residentTable(
       name,
@@ -180,7 +171,7 @@ export function residentUrlTables(
     urlTasks: keyspace.residentTable(
       'url_task',
       urlTaskCodec,
-      residentUrlTaskReads(store, encoded),
+      residentUrlTaskReads(store),
       'through',
     ),
     dueIndex: index('url_due_index', 'due'),

@@ -16,9 +16,6 @@ import {
 import { ResidentUrlStore } from './resident-url-store';
 import { ResidentValueError, type CheckedUrlTask } from './resident-url-table';
 
-/** Bounds the documents noted and never written (their batch refused): cleared past it. */
-const MAX_NOTED_DOCUMENTS = 100_000;
-
 /** Where the scheduler's url_task rows live in the keyspace (CONTRACT.md §五). */
 const URL_TASK_LOCATION = new TableLocation('scheduler', 'url_task');
 
@@ -39,7 +36,8 @@ export interface ResidentUrlTaskOptions {
  * The scheduler's url_task rows as resident rows of its write-behind store (resident-rows.ts,
  * docs/resident-frontier.md step 3): the frontier writes them through the keyspace as ever, the
  * store journals them with the rest of each batch, and this owner holds them — checked once, as
- * they are issued (the document the keyspace encoded, or the journal's bytes decoded on replay),
+ * they are issued (the document the write carries from the keyspace, or its bytes decoded: on
+ * replay, or from a writer that did not give it),
  * then put into the resident url store (and its indexes) once their record is durable. Its
  * snapshots (ResidentSnapshotSchedule) let the journal forget them.
  *
@@ -50,13 +48,6 @@ export interface ResidentUrlTaskOptions {
 export class ResidentUrlTaskRows implements ResidentRows<CheckedUrlTask> {
   readonly keyPrefix = URL_TASK_LOCATION.prefixBytes;
   readonly snapshots: ResidentSnapshotSchedule;
-  /**
-   * Documents the keyspace encoded for writing, by key (latin1), with their bytes: the journal
-   * hands back the same bytes, which then need no decoding. One per key, the newest; taken when
-   * used; a write refused before the journal leaves its entry to be replaced. Held by reference:
-   * the frontier never changes a document once made (url-task-transitions.ts makes new ones).
-   */
-  readonly #encoded = new Map<string, { task: UrlTaskDocument; payload: Buffer }>();
 
   private constructor(
     readonly store: ResidentUrlStore,
@@ -93,25 +84,17 @@ export class ResidentUrlTaskRows implements ResidentRows<CheckedUrlTask> {
     return new ResidentUrlTaskRows(store, path, journalSequence, options);
   }
 
-  /** The keyspace encoded `task` under `key` as `payload` (ResidentTableReads.encoded). */
-  noteEncoded(key: Buffer, task: UrlTaskDocument, payload: Buffer): void {
-    if (this.#encoded.size >= MAX_NOTED_DOCUMENTS) this.#encoded.clear();
-    this.#encoded.set(key.toString('latin1'), { task, payload });
-  }
-
-  prepare({ key, stored }: StoredWrite): CheckedUrlTask {
+  prepare({ key, stored, source }: StoredWrite): CheckedUrlTask {
     if (stored === undefined) throw new ResidentValueError('url_task rows are never deleted');
     if (expiresAtMsOf(stored) !== 0) throw new ResidentValueError('url_task rows never expire');
-    const payload = payloadOf(stored);
-    const keyText = key.toString('latin1');
-    const noted = this.#encoded.get(keyText);
     let task: UrlTaskDocument;
-    if (noted !== undefined && noted.payload.equals(payload)) {
-      // The very bytes the keyspace made of this document under this key.
-      this.#encoded.delete(keyText);
-      task = noted.task;
+    if (source !== undefined) {
+      // The document the resident url_task table encoded into these bytes, under its url_hash's
+      // key (ResidentTableStorage). Held by reference: the frontier never changes a document
+      // once made (url-task-transitions.ts makes new ones).
+      task = source as UrlTaskDocument;
     } else {
-      task = urlTaskCodec.decode(payload);
+      task = urlTaskCodec.decode(payloadOf(stored));
       if (!URL_TASK_LOCATION.keyOf(task.url_hash).equals(key)) {
         throw new ResidentValueError(
           `a url_task row under a key not its url_hash ${task.url_hash}`,
