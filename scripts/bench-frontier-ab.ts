@@ -7,9 +7,12 @@
  *   BENCH_AB_BASE=<commit> npm run bench:frontier-ab
  *
  * Grows a frontier once (bench:frontier's corpus: 100,000 domains at min_interval_ms 1000, 5 links
- * per page), then for every round starts each side's scheduler as its own process on a fresh copy,
- * waits for its known-URL set, warms it up (2,000 URLs) and measures every worker count with
- * bench:frontier's load (lease + report through HTTP). Prints each run, then per side and worker
+ * per page) as bench:frontier grows its stages — opened as the scheduler opens its store, so both
+ * sides run in the mode the scheduler would run in on a store of its own: url_task held in memory
+ * by default, in the keyspace with SCHEDULER_RESIDENT_URL_TASKS=off (until the thirty-seventh
+ * session the store was grown plainly, and every A/B ran the keyspace mode) — then for every
+ * round starts each side's scheduler as its own process on a fresh copy, waits for its known-URL
+ * set, warms it up (2,000 URLs) and measures every worker count with bench:frontier's load (lease + report through HTTP). Prints each run, then per side and worker
  * count the median of URLs/s, lease p99, scheduler CPU per URL and GC seconds, and head/base
  * ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
  * (this checkout's node_modules linked in), removed at the end. Both run from their builds
@@ -38,7 +41,7 @@ import { benchRunFromOf, benchSourceRoot } from './bench-frontier/bench-build';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
-import { growFrontier, openPlainLmdbGrowthStorage } from './bench-frontier/frontier-growth';
+import { growFrontier, openLmdbGrowthStorage } from './bench-frontier/frontier-growth';
 import { cpuFiguresText, type LoadMeasurement } from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
@@ -200,7 +203,7 @@ async function main(): Promise<number> {
   const template = mkdtempSync(join(tmpdir(), 'bench-frontier-ab-template-'));
   cleanups.push(() => rmSync(template, { recursive: true, force: true }));
   await growFrontier(
-    () => openPlainLmdbGrowthStorage(join(template, 'scheduler')),
+    () => openLmdbGrowthStorage(join(template, 'scheduler')),
     corpus,
     0,
     FRONTIER_SIZE,

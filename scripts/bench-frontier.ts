@@ -33,16 +33,9 @@
  */
 import { freeLoopbackPort } from '../services/common/testing/free-loopback-port';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import pino from 'pino';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { lmdbAddonKind } from '../services/common/storage/lmdb-addon';
-import { storageBackendSettingsFromEnvironment } from '../services/common/storage/open-storage-backend';
-import {
-  residentUrlTasksModeFromEnvironment,
-  openSchedulerStorage,
-  writingBehindUnlessTold,
-} from '../services/scheduler/open-scheduler-storage';
 import { benchRunFromOf, benchSourceRoot } from './bench-frontier/bench-build';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
@@ -51,7 +44,7 @@ import { saveAndPrintBusiestProfile } from './bench-frontier/cpu-profile-summary
 import {
   growFrontier,
   keyspaceGrowthStorage,
-  openPlainLmdbGrowthStorage,
+  openLmdbGrowthStorage,
   type GrowthStorage,
 } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
@@ -234,26 +227,6 @@ async function main(): Promise<number> {
 
 function measuredUrls(size: number): number {
   return Math.min(MEASURED_URLS, Math.floor(size / 2));
-}
-
-/**
- * The scheduler's LMDB store as a stage grows it: opened as the scheduler process (which inherits
- * this environment) will open it — url_task held in memory where SCHEDULER_RESIDENT_URL_TASKS
- * (`auto` by default) puts it there, written behind unless STORAGE_LMDB_WRITE_BEHIND says not — so
- * the rows grown land where the scheduler reads them and a store it marked may be grown again; a
- * plain open, writing directly, with the mode `off`.
- */
-async function openLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
-  const mode = residentUrlTasksModeFromEnvironment(process.env);
-  if (mode === 'off') return openPlainLmdbGrowthStorage(directory);
-  const settings = writingBehindUnlessTold(
-    storageBackendSettingsFromEnvironment('scheduler', {
-      ...process.env,
-      STORAGE_BACKEND: 'lmdb',
-      STORAGE_DATA_DIRECTORY: directory,
-    }),
-  );
-  return openSchedulerStorage(settings, mode, pino({ level: 'silent' }));
 }
 
 /**

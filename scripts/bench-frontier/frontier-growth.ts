@@ -5,7 +5,13 @@ import { LmdbBackend } from '../../services/common/storage/lmdb-backend';
 import type { OrderedKeyValueBackend } from '../../services/common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../../services/common/storage/service-keyspace';
 import type { ResidentUrlTaskRows } from '../../services/scheduler/frontier/resident/resident-url-task-rows';
-import { frontierUrlTablesOf } from '../../services/scheduler/open-scheduler-storage';
+import { storageBackendSettingsFromEnvironment } from '../../services/common/storage/open-storage-backend';
+import {
+  frontierUrlTablesOf,
+  openSchedulerStorage,
+  residentUrlTasksModeFromEnvironment,
+  writingBehindUnlessTold,
+} from '../../services/scheduler/open-scheduler-storage';
 import { commitModeOf } from '../../services/scheduler/frontier/commit-queue';
 import { Frontier } from '../../services/scheduler/frontier/frontier';
 import {
@@ -34,6 +40,27 @@ export function keyspaceGrowthStorage(backend: OrderedKeyValueBackend): GrowthSt
 /** The scheduler's LMDB store opened plainly, written directly: url_task in the keyspace. */
 export async function openPlainLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
   return keyspaceGrowthStorage(await LmdbBackend.open(directory));
+}
+
+/**
+ * The scheduler's LMDB store as a bench grows it: opened as the scheduler process (which inherits
+ * this environment) will open it — url_task held in memory where SCHEDULER_RESIDENT_URL_TASKS
+ * (`auto` by default) puts it there, written behind unless STORAGE_LMDB_WRITE_BEHIND says not — so
+ * the rows grown land where the scheduler reads them, the scheduler runs in the mode it would run
+ * in on a store of its own, and a store it marked may be grown again; a plain open, writing
+ * directly, with the mode `off`.
+ */
+export async function openLmdbGrowthStorage(directory: string): Promise<GrowthStorage> {
+  const mode = residentUrlTasksModeFromEnvironment(process.env);
+  if (mode === 'off') return openPlainLmdbGrowthStorage(directory);
+  const settings = writingBehindUnlessTold(
+    storageBackendSettingsFromEnvironment('scheduler', {
+      ...process.env,
+      STORAGE_BACKEND: 'lmdb',
+      STORAGE_DATA_DIRECTORY: directory,
+    }),
+  );
+  return openSchedulerStorage(settings, mode, pino({ level: 'silent' }));
 }
 
 /**
