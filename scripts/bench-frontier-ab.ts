@@ -12,9 +12,9 @@
  * by default, in the keyspace with SCHEDULER_RESIDENT_URL_TASKS=off (until the thirty-seventh
  * session the store was grown plainly, and every A/B ran the keyspace mode) — then for every
  * round starts each side's scheduler as its own process on a fresh copy, waits for its known-URL
- * set, warms it up (2,000 URLs) and measures every worker count with bench:frontier's load (lease + report through HTTP). Prints each run, then per side and worker
- * count the median of URLs/s, lease p99, scheduler CPU per URL and GC seconds, and head/base
- * ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
+ * set, warms it up (2,000 URLs) and measures every worker count with bench:frontier's load (lease
+ * + report through HTTP). Prints each run, then per side and worker count the median of URLs/s,
+ * lease p99, scheduler CPU per URL and GC seconds, and head/base ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
  * (this checkout's node_modules linked in), removed at the end. Both run from their builds
  * (dist/, compiled first with this checkout's TypeScript) unless BENCH_FRONTIER_RUN_FROM=source
  * (bench-build.ts).

@@ -1,9 +1,9 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats';
 import { addContractDateTimeFormat, contractFormDateTimeVerdict } from './date-time-format';
 
-const full = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
+const full = (addFormats.get('date-time', 'full') as { validate: (text: string) => boolean })
+  .validate;
 
 /** A text of the contract's form with the given parts, zero-padded. */
 function timeText(parts: number[]): string {

@@ -1,5 +1,5 @@
 import type Ajv from 'ajv';
-import { fullFormats } from 'ajv-formats/dist/formats';
+import addFormats from 'ajv-formats';
 
 const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -14,7 +14,8 @@ const SEPARATORS: ReadonlyArray<readonly [number, number]> = [
   [19, 0x5a], // Z
 ];
 
-const fullDateTime = fullFormats['date-time'] as {
+/** ajv-formats' own `date-time` (its full mode, which addFormats registers by default). */
+const fullDateTime = addFormats.get('date-time', 'full') as {
   validate: (text: string) => boolean;
   compare: (left: string, right: string) => number | undefined;
 };

@@ -37,9 +37,9 @@ export interface ResidentUrlTaskOptions {
  * docs/resident-frontier.md step 3): the frontier writes them through the keyspace as ever, the
  * store journals them with the rest of each batch, and this owner holds them — checked once, as
  * they are issued (the document the write carries from the keyspace, or its bytes decoded: on
- * replay, or from a writer that did not give it),
- * then put into the resident url store (and its indexes) once their record is durable. Its
- * snapshots (ResidentSnapshotSchedule) let the journal forget them.
+ * replay, or from a writer that did not give it), then put into the resident url store (and its
+ * indexes) once their record is durable. Its snapshots (ResidentSnapshotSchedule) let the journal
+ * forget them.
  *
  * A row it could not hold — a delete (url_task rows are never deleted), an expiry, a key that is
  * not its document's url_hash, a document the store would refuse — refuses its batch before the
