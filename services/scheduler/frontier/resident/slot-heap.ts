@@ -11,6 +11,7 @@ export interface SlotOrder {
 const NO_POSITION = -1;
 /** The array of a heap that has none yet (never written: its length is 0). */
 const NO_SLOTS = new Int32Array(0);
+/** The least room a heap gets when it grows or is built: a few slots. */
 const MIN_GROWN_CAPACITY = 4;
 
 /**
@@ -72,7 +73,7 @@ export class SlotHeap {
       for (let index = 0; index < slots.length; index += 1) this.add(slots[index]);
       return;
     }
-    const roomy = slots.length + Math.max(4, slots.length >> 1);
+    const roomy = slots.length + Math.max(MIN_GROWN_CAPACITY, slots.length >> 1);
     if (this.#slots.length < roomy) this.#slots = new Int32Array(roomy);
     this.#slots.set(slots);
     this.#size = slots.length;
