@@ -1,10 +1,6 @@
 import type Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import {
-  daysInMonth,
-  digitsAt,
-  hasContractTimeSeparators,
-} from '../contract-time/contract-time-form';
+import { contractTimeFieldsOf, daysInMonth } from '../contract-time/contract-time-form';
 
 /** ajv-formats' own `date-time` (its full mode, which addFormats registers by default). */
 const fullDateTime = addFormats.get('date-time', 'full') as {
@@ -20,18 +16,12 @@ const fullDateTime = addFormats.get('date-time', 'full') as {
  * 23:59:60. date-time-format.test.ts holds the two verdicts equal.
  */
 export function contractFormDateTimeVerdict(text: string): boolean | undefined {
-  if (!hasContractTimeSeparators(text)) return undefined;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 7);
-  const day = digitsAt(text, 8, 10);
-  const hours = digitsAt(text, 11, 13);
-  const minutes = digitsAt(text, 14, 16);
-  const seconds = digitsAt(text, 17, 19);
-  // A non-digit anywhere (NaN): not the contract's form.
-  if (Number.isNaN(year + month + day + hours + minutes + seconds)) return undefined;
+  const fields = contractTimeFieldsOf(text);
+  if (fields === undefined) return undefined;
+  const { year, month, day, hour, minute, second } = fields;
   if (!(day >= 1 && day <= daysInMonth(year, month))) return false;
-  if (hours <= 23 && minutes <= 59 && seconds < 60) return true;
-  return hours === 23 && minutes === 59 && seconds === 60;
+  if (hour <= 23 && minute <= 59 && second < 60) return true;
+  return hour === 23 && minute === 59 && second === 60;
 }
 
 /**

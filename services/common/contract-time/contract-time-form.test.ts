@@ -1,19 +1,31 @@
-import { daysInMonth, digitsAt, hasContractTimeSeparators } from './contract-time-form';
+import { contractTimeFieldsOf, daysInMonth } from './contract-time-form';
 
 describe('the contract time form, field by field', () => {
-  it('finds the separators of YYYY-MM-DDTHH:MM:SSZ and nothing longer, shorter or lowercase', () => {
-    expect(hasContractTimeSeparators('2026-08-15T07:47:52Z')).toBe(true);
-    expect(hasContractTimeSeparators('2026-08-15t07:47:52z')).toBe(false);
-    expect(hasContractTimeSeparators('2026-08-15T07:47:52.5Z')).toBe(false);
-    expect(hasContractTimeSeparators('2026-08-15 07:47:52Z')).toBe(false);
-    expect(hasContractTimeSeparators('')).toBe(false);
+  it('reads the six fields of YYYY-MM-DDTHH:MM:SSZ', () => {
+    expect({ ...contractTimeFieldsOf('2026-08-15T07:47:52Z') }).toEqual({
+      year: 2026,
+      month: 8,
+      day: 15,
+      hour: 7,
+      minute: 47,
+      second: 52,
+    });
+    // Fields as written, for the caller's own rules to judge.
+    expect(contractTimeFieldsOf('0000-13-99T24:60:60Z')?.month).toBe(13);
   });
 
-  it('reads digits, and answers NaN for anything else among them', () => {
-    expect(digitsAt('2026-08-15T07:47:52Z', 0, 4)).toBe(2026);
-    expect(digitsAt('2026-08-15T07:47:52Z', 17, 19)).toBe(52);
-    expect(digitsAt('20a6', 0, 4)).toBeNaN();
-    expect(digitsAt('２0', 0, 2)).toBeNaN();
+  it('answers nothing for another form: lowercase, fractions, offsets, a space, non-digits', () => {
+    for (const text of [
+      '2026-08-15t07:47:52z',
+      '2026-08-15T07:47:52.5Z',
+      '2026-08-15T07:47:52+09:00',
+      '2026-08-15 07:47:52Z',
+      '2026-08-15T07:47:5aZ',
+      '２026-08-15T07:47:52Z',
+      '',
+    ]) {
+      expect(contractTimeFieldsOf(text)).toBeUndefined();
+    }
   });
 
   it('knows the days of each month, leap years included, and none of a month that is not one', () => {

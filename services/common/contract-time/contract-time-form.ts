@@ -7,21 +7,48 @@
 
 const ZERO = 0x30;
 
-/** Where the form's separators stand: `YYYY-MM-DDTHH:MM:SSZ`, 20 characters. */
-export function hasContractTimeSeparators(text: string): boolean {
-  return (
-    text.length === 20 &&
-    text.charCodeAt(4) === 0x2d && // -
-    text.charCodeAt(7) === 0x2d && // -
-    text.charCodeAt(10) === 0x54 && // T
-    text.charCodeAt(13) === 0x3a && // :
-    text.charCodeAt(16) === 0x3a && // :
-    text.charCodeAt(19) === 0x5a // Z
-  );
+/** A time's fields as written (month 1–12), not yet checked against any calendar or clock. */
+export interface ContractTimeFields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** The one object contractTimeFieldsOf fills: its callers read it at once, so none is allocated. */
+const FIELDS: ContractTimeFields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+
+/**
+ * The fields of a text in the form (`YYYY-MM-DDTHH:MM:SSZ`: 20 characters, those separators,
+ * digits between them); undefined for any other text. The answer is valid until the next call.
+ */
+export function contractTimeFieldsOf(text: string): Readonly<ContractTimeFields> | undefined {
+  if (
+    text.length !== 20 ||
+    text.charCodeAt(4) !== 0x2d || // -
+    text.charCodeAt(7) !== 0x2d || // -
+    text.charCodeAt(10) !== 0x54 || // T
+    text.charCodeAt(13) !== 0x3a || // :
+    text.charCodeAt(16) !== 0x3a || // :
+    text.charCodeAt(19) !== 0x5a // Z
+  ) {
+    return undefined;
+  }
+  FIELDS.year = digitsAt(text, 0, 4);
+  FIELDS.month = digitsAt(text, 5, 7);
+  FIELDS.day = digitsAt(text, 8, 10);
+  FIELDS.hour = digitsAt(text, 11, 13);
+  FIELDS.minute = digitsAt(text, 14, 16);
+  FIELDS.second = digitsAt(text, 17, 19);
+  const { year, month, day, hour, minute, second } = FIELDS;
+  // A non-digit anywhere reads as NaN, which every sum carries.
+  return Number.isNaN(year + month + day + hour + minute + second) ? undefined : FIELDS;
 }
 
 /** The digits of `text` from `start` to `end` as a number; NaN when any is not a digit. */
-export function digitsAt(text: string, start: number, end: number): number {
+function digitsAt(text: string, start: number, end: number): number {
   let value = 0;
   for (let index = start; index < end; index += 1) {
     const digit = text.charCodeAt(index) - ZERO;

@@ -6,9 +6,9 @@
  */
 
 import {
+  contractTimeFieldsOf,
   daysInMonth,
-  digitsAt,
-  hasContractTimeSeparators,
+  type ContractTimeFields,
 } from '../../common/contract-time/contract-time-form';
 
 const MS_PER_SECOND = 1000;
@@ -71,14 +71,19 @@ export function msOfTimeText(text: string): number {
  * else, another format or hour 24, is left to Date.parse, so both ways give the same answer.
  */
 function conventionalTimeMs(text: string): number | undefined {
-  if (!hasContractTimeSeparators(text)) return undefined;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 7);
-  const day = digitsAt(text, 8, 10);
-  const hour = digitsAt(text, 11, 13);
-  const minute = digitsAt(text, 14, 16);
-  const second = digitsAt(text, 17, 19);
-  // NaN fails every comparison, so a non-digit anywhere falls through as well.
+  const fields = contractTimeFieldsOf(text);
+  return fields === undefined ? undefined : msOfFields(fields);
+}
+
+/** conventionalTimeMs of a time's fields as read. */
+function msOfFields({
+  year,
+  month,
+  day,
+  hour,
+  minute,
+  second,
+}: Readonly<ContractTimeFields>): number | undefined {
   if (
     !(year >= 100) ||
     !(month >= 1 && month <= 12) ||
@@ -108,12 +113,12 @@ export function exactMsOfTimeText(text: string): number {
   if (known !== undefined) return known;
   // The layout and each field's range as time-text.ts reads stored times; then what Date.UTC
   // would quietly roll over (the 31st of a short month) or write back differently (years < 1000).
-  const ms = conventionalTimeMs(text);
-  if (ms === undefined) return Number.NaN;
-  const year = digitsAt(text, 0, 4);
-  const month = digitsAt(text, 5, 7);
-  const day = digitsAt(text, 8, 10);
-  return year >= 1000 && day <= daysInMonth(year, month) ? ms : Number.NaN;
+  const fields = contractTimeFieldsOf(text);
+  const ms = fields === undefined ? undefined : msOfFields(fields);
+  if (fields === undefined || ms === undefined) return Number.NaN;
+  return fields.year >= 1000 && fields.day <= daysInMonth(fields.year, fields.month)
+    ? ms
+    : Number.NaN;
 }
 
 function twoDigits(value: number): string {
