@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { addContractDateTimeFormat } from './date-time-format';
 import { normalizeOpenApiSchema } from './json-schema-normalizer';
+import { quickCheckDefinitions, quickCheckForm } from './quick-check-form';
 import {
   VariantExplainer,
   VIOLATION_ERROR_CODE_KEYWORD,
@@ -63,7 +64,12 @@ export class ContractValidators {
       ]),
     );
     this.bodyAjv = this.createAjv({ coerceTypes: false, isExplaining: true });
-    this.quickBodyAjv = this.createAjv({ coerceTypes: false, isExplaining: false });
+    // Bodies only: ajv coerces inside an `if` too, and query text coerced by the quick form's
+    // `if: {type: 'null'}` before the other branch is tried would be a different value.
+    this.quickBodyAjv = this.createAjv(
+      { coerceTypes: false, isExplaining: false, isQuickForm: true },
+      quickCheckDefinitions(this.definitions, documentId),
+    );
     this.bodyWithoutVariantsAjv = this.createAjv(
       { coerceTypes: false, isExplaining: true },
       withoutVariantRules(this.definitions) as Record<string, unknown>,
@@ -123,11 +129,13 @@ export class ContractValidators {
    * `accepts` passed is the value `validate` would have passed.
    */
   private createAjv(
-    options: { coerceTypes: boolean; isExplaining: boolean },
+    options: { coerceTypes: boolean; isExplaining: boolean; isQuickForm?: boolean },
     definitions: Record<string, unknown> = this.definitions,
   ): Ajv {
     const ajv = new Ajv({
       allErrors: options.isExplaining,
+      // The quick form's discriminated oneOfs (quick-check-form.ts).
+      discriminator: options.isQuickForm === true,
       useDefaults: true,
       coerceTypes: options.coerceTypes,
       strict: true,
@@ -212,7 +220,9 @@ export class ContractValidators {
   private compileBody(schema: JsonSchema): CompiledSchema {
     const normalized = normalizeOpenApiSchema(schema, this.documentId) as JsonSchema;
     return {
-      accepts: this.quickBodyAjv.compile(normalized),
+      accepts: this.quickBodyAjv.compile(
+        quickCheckForm(normalized, this.definitions, this.documentId) as JsonSchema,
+      ),
       validate: this.bodyAjv.compile(normalized),
       schema: normalized,
       validateWithoutVariants: this.bodyWithoutVariantsAjv.compile(
