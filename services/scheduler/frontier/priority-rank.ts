@@ -30,6 +30,8 @@ export function linkRankOffset(position: DomPosition, isOnListPage: boolean): nu
 }
 
 export function isNofollowLink(link: LinkItem): boolean {
+  // Most links carry no rel at all, and splitting allocates: split only where the token can be.
+  if (!link.rel.includes('nofollow')) return false;
   return link.rel.split(/\s+/).includes('nofollow');
 }
 
