@@ -90,6 +90,7 @@ export class DomainHealthMonitor {
   /** Feeds report results to the windows; pauses are staged into `batch` (written at once). */
   observe(batch: WriteBatch, observations: readonly HealthObservation[], nowMs: number): void {
     const paused: DomainHealthDocument[] = [];
+    const updatedAt = timeTextOf(nowMs);
     for (const { domain, url, result } of observations) {
       let row = this.#rows.get(domain);
       if (row === undefined) {
@@ -101,7 +102,7 @@ export class DomainHealthMonitor {
       // its window is updated in place: a new row and window per result (every result of every
       // report) lived until the domain's next result, seconds later, in the old generation.
       slide(row, observationOfResult(result), this.dependencies.thresholds);
-      row.updated_at = timeTextOf(nowMs);
+      row.updated_at = updatedAt;
       const reason = findPauseReason(windowSums(row), this.dependencies.thresholds);
       if (reason !== null) paused.push(this.#pause(row, reason, url, nowMs));
     }

@@ -49,6 +49,23 @@ describe('the health window', () => {
     expect(judge([doneResult(task, { health_signal: denied }), doneResult(task)])).toBe(
       'xhr_denied_ratio',
     );
+    const failing = healthySignal({ xhr_error_count: 10 });
+    expect(judge([doneResult(task, { health_signal: failing }), doneResult(task)])).toBe(
+      'xhr_error_ratio',
+    );
+    // Several over their thresholds: errors are named before throttling, throttling before denials.
+    const everything = healthySignal({
+      xhr_error_count: 10,
+      xhr_throttled_count: 10,
+      xhr_denied_count: 10,
+    });
+    expect(judge([doneResult(task, { health_signal: everything }), doneResult(task)])).toBe(
+      'xhr_error_ratio',
+    );
+    const throttledAndDenied = healthySignal({ xhr_throttled_count: 10, xhr_denied_count: 10 });
+    expect(judge([doneResult(task, { health_signal: throttledAndDenied }), doneResult(task)])).toBe(
+      'xhr_throttled_ratio',
+    );
     expect(judge([failedResult(task, 'http_server_error'), doneResult(task)])).toBe(
       'origin_failure_ratio',
     );

@@ -108,15 +108,13 @@ export function findPauseReason(
   if (sums.origin_failure_count / sums.result_count >= thresholds.originFailureRatio) {
     return 'origin_failure_ratio';
   }
-  if (sums.xhr_total_count < thresholds.minXhrCount || sums.xhr_total_count === 0) return null;
-  const ratios: Array<[PauseReason, number, number]> = [
-    ['xhr_error_ratio', sums.xhr_error_count, thresholds.xhrErrorRatio],
-    ['xhr_throttled_ratio', sums.xhr_throttled_count, thresholds.xhrThrottledRatio],
-    ['xhr_denied_ratio', sums.xhr_denied_count, thresholds.xhrDeniedRatio],
-  ];
-  for (const [reason, count, threshold] of ratios) {
-    if (count / sums.xhr_total_count >= threshold) return reason;
-  }
+  const total = sums.xhr_total_count;
+  if (total < thresholds.minXhrCount || total === 0) return null;
+  // In this order; checked one by one, not from a table: this runs for every report result.
+  if (sums.xhr_error_count / total >= thresholds.xhrErrorRatio) return 'xhr_error_ratio';
+  if (sums.xhr_throttled_count / total >= thresholds.xhrThrottledRatio)
+    return 'xhr_throttled_ratio';
+  if (sums.xhr_denied_count / total >= thresholds.xhrDeniedRatio) return 'xhr_denied_ratio';
   return null;
 }
 
