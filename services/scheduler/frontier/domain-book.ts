@@ -41,6 +41,7 @@ export class DomainBook implements UrlTaskChangeListener {
   readonly #runtimeChanged = new Set<DomainSchedule>();
   /** While start-up loads, readiness is derived once at the end. */
   #isLoading = false;
+  #lastObtained: DomainSchedule | undefined;
 
   constructor(private readonly dependencies: DomainBookDependencies) {}
 
@@ -63,11 +64,17 @@ export class DomainBook implements UrlTaskChangeListener {
   }
 
   obtain(domain: string): DomainSchedule {
+    // Changes come in runs of one domain (a lease takes up to the in-flight cap of its URLs, and
+    // their results are reported together): the last schedule saves a lookup in a map of every
+    // domain, which misses the CPU's caches at 100,000 of them. Schedules are never removed.
+    const last = this.#lastObtained;
+    if (last !== undefined && last.domain === domain) return last;
     let schedule = this.#schedules.get(domain);
     if (schedule === undefined) {
       schedule = new DomainSchedule(domain);
       this.#schedules.set(domain, schedule);
     }
+    this.#lastObtained = schedule;
     return schedule;
   }
 
