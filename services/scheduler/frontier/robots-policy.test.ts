@@ -60,6 +60,24 @@ describe('RobotsPolicy', () => {
     expect(loads).toEqual(['d0.example']);
   });
 
+  it('answers without a read only what it knows: no file, or a file parsed already', async () => {
+    const texts = new Map([
+      ['a.example', SHARED],
+      ['b.example', SHARED],
+      ['c.example', STRICT],
+    ]);
+    const { policy, loads } = policyOver(texts);
+    expect(policy.knownVerdict('none.example', 'https://none.example/private/')).toBe(true);
+    expect(policy.knownVerdict('a.example', 'https://a.example/private/x')).toBeUndefined();
+    expect(loads).toEqual([]);
+    expect(await policy.isAllowed('a.example', 'https://a.example/private/x')).toBe(false);
+    // b.example shares a.example's file, parsed now; c.example's is not.
+    expect(policy.knownVerdict('b.example', 'https://b.example/private/x')).toBe(false);
+    expect(policy.knownVerdict('b.example', 'https://b.example/x')).toBe(true);
+    expect(policy.knownVerdict('c.example', 'https://c.example/public')).toBeUndefined();
+    expect(loads).toEqual(['a.example']);
+  });
+
   it('follows a new rule at once: its new file has a new hash', async () => {
     const texts = new Map([['moving.example', SHARED]]);
     const { policy } = policyOver(texts);

@@ -41,14 +41,29 @@ export class RobotsPolicy {
   ) {}
 
   async isAllowed(domain: string, url: string): Promise<boolean> {
+    const known = this.knownVerdict(domain, url);
+    if (known !== undefined) return known;
+    // knownVerdict found a hash, and no parse of its file.
+    const textHash = this.dependencies.robotsTextHashOf(domain) as string;
+    const text = await this.dependencies.loadRobotsText(domain);
+    const robots = text ? robotsParser(`${PARSE_ORIGIN}/robots.txt`, text) : null;
+    this.#remember(textHash, robots);
+    return this.#allows(robots, url);
+  }
+
+  /**
+   * isAllowed's answer when it needs no read — the domain has no file, or its file is parsed
+   * already (nearly always, on a hot path) — without a promise; undefined when the file must be
+   * read first (isAllowed).
+   */
+  knownVerdict(domain: string, url: string): boolean | undefined {
     const textHash = this.dependencies.robotsTextHashOf(domain);
     if (textHash === null || textHash === undefined) return true;
-    let robots = this.#lookUp(textHash);
-    if (robots === undefined) {
-      const text = await this.dependencies.loadRobotsText(domain);
-      robots = text ? robotsParser(`${PARSE_ORIGIN}/robots.txt`, text) : null;
-      this.#remember(textHash, robots);
-    }
+    const robots = this.#lookUp(textHash);
+    return robots === undefined ? undefined : this.#allows(robots, url);
+  }
+
+  #allows(robots: Robots | null, url: string): boolean {
     // A missing file allows everything; undefined ("not this file's origin") cannot happen here.
     return (
       robots === null ||

@@ -26,6 +26,15 @@ export type AdmissionOutcome =
   | 'domain_excluded'
   | 'waiting_cap_reached';
 
+/** What admission decided for one URL, and its new url_task when it is kept. */
+interface Decision {
+  outcome: AdmissionOutcome;
+  next?: UrlTaskDocument;
+}
+
+/** #decide's answer when the domain's robots.txt is known by its hash but not read yet. */
+const ROBOTS_FILE_UNREAD = Symbol('robots file unread');
+
 /** getMany is one round trip; this bounds the keys per trip on TiKV. */
 const LOOKUP_CHUNK_SIZE = 2000;
 
@@ -83,7 +92,14 @@ export class UrlAdmission {
         outcomes[index] = 'duplicate_url';
         continue;
       }
-      const decided = await this.#decide(request, known, waitingUrlsByDomain, nowMs);
+      let decided = this.#decide(request, known, waitingUrlsByDomain, nowMs);
+      if (decided === ROBOTS_FILE_UNREAD) {
+        const { target } = request;
+        const isAllowed = await this.dependencies.robots.isAllowed(target.domain, target.url);
+        decided = this.#decide(request, known, waitingUrlsByDomain, nowMs, isAllowed);
+      }
+      if (decided === ROBOTS_FILE_UNREAD)
+        throw new Error('admission asked for robots.txt after its verdict');
       outcomes[index] = decided.outcome;
       if (decided.next !== undefined) {
         changes.push({ previous: known, next: decided.next });
@@ -94,13 +110,19 @@ export class UrlAdmission {
     return outcomes;
   }
 
-  /** A URL the frontier does not hold (undefined) or holds only as dropped (to be revived). */
-  async #decide(
+  /**
+   * A URL the frontier does not hold (undefined) or holds only as dropped (to be revived).
+   * Synchronous — one promise less per admitted link — unless the domain's robots.txt must be read
+   * first: then ROBOTS_FILE_UNREAD, before anything is decided, and the caller asks again with the
+   * file's verdict (`robotsVerdict`).
+   */
+  #decide(
     request: AdmissionRequest,
     previous: UrlTaskDocument | undefined,
     waitingUrlsByDomain: Map<string, string[]>,
     nowMs: number,
-  ): Promise<{ outcome: AdmissionOutcome; next?: UrlTaskDocument }> {
+    robotsVerdict?: boolean,
+  ): Decision | typeof ROBOTS_FILE_UNREAD {
     const { target } = request;
     const rankInputs = {
       seed_priority_rank: request.seedPriorityRank,
@@ -109,9 +131,10 @@ export class UrlAdmission {
     const rule = this.dependencies.rules.get(target.domain);
     if (rule !== undefined) {
       if (!rule.isCrawlable) return { outcome: 'domain_excluded' };
-      if (!(await this.dependencies.robots.isAllowed(target.domain, target.url))) {
-        return { outcome: 'robots_disallowed' };
-      }
+      const isAllowed =
+        robotsVerdict ?? this.dependencies.robots.knownVerdict(target.domain, target.url);
+      if (isAllowed === undefined) return ROBOTS_FILE_UNREAD;
+      if (!isAllowed) return { outcome: 'robots_disallowed' };
       const fields: NewUrlTaskFields = {
         url_state: 'queued',
         priority_rank: effectiveRank(rankInputs, rule),
