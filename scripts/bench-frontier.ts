@@ -17,11 +17,17 @@
  * each fetching 50 jobs (getNextJob) and completing them (moveToCompleted) — no per-domain
  * interval, no link admission at all.
  *
+ * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3), the scheduler's run and BullMQ's at
+ * the same worker count one after the other, and each side's row is its run of median throughput
+ * (row-rounds.ts); the table lists every run. The scheduler process stays up, idle, while BullMQ
+ * runs, and Redis while the scheduler does.
+ *
  * Figures, verdicts and the CPU profile summary are printed and saved to BENCH_FRONTIER_OUTPUT
  * (default .data/bench-frontier/<time>/). Bounded: the run aborts after BENCH_FRONTIER_BUDGET_SECONDS
  * (default 1500). Exit code 1 when a target fails.
  *
  * Knobs: BENCH_FRONTIER_STAGES (10000,100000,1000000), BENCH_FRONTIER_WORKERS (4,8,16),
+ * BENCH_FRONTIER_ROUNDS (3; the TiKV double's rows run once),
  * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
  * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
  * BENCH_FRONTIER_WARMUP_URLS (2000, unmeasured, before the first row of every scheduler process:
@@ -48,6 +54,7 @@ import {
   type GrowthStorage,
 } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
+import { medianRun, roundCountOf, runsText } from './bench-frontier/row-rounds';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   cpuCells,
@@ -77,6 +84,7 @@ const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000)
 const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 2_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
+const ROUNDS = roundCountOf(process.env);
 const RUN_FROM = benchRunFromOf(process.env);
 const corpus = new BenchCorpus(
   Number(process.env.BENCH_FRONTIER_DOMAINS ?? 100_000),
@@ -125,8 +133,11 @@ interface Row {
   backendLabel: 'lmdb' | 'tikv-double';
   size: number;
   workerCount: number;
+  /** The run of median throughput of schedulerRuns (row-rounds.ts). */
   scheduler: LoadMeasurement;
+  schedulerRuns: LoadMeasurement[];
   bullmq?: LoadMeasurement;
+  bullmqRuns?: LoadMeasurement[];
 }
 
 interface StageFacts {
@@ -167,6 +178,10 @@ async function main(): Promise<number> {
     log(
       `stage ${size.toLocaleString('en-US')} (LMDB): growing the frontier from ${frontierSize.toLocaleString('en-US')}`,
     );
+    log(`  growing the BullMQ queue to ${size.toLocaleString('en-US')} jobs`);
+    await peer.grow(queueSize, size, (index) => corpus.jobOf(index), budget);
+    await peer.settled();
+    queueSize = size;
     const stage = await growAndMeasureStage({
       backendLabel: 'lmdb',
       openStorage: () => openLmdbGrowthStorage(join(lmdbDirectory, 'scheduler')),
@@ -175,29 +190,24 @@ async function main(): Promise<number> {
       dataDirectory: lmdbDirectory,
       sourceRoot,
       isProfiled: isLargest,
+      rounds: ROUNDS,
+      measurePeer: async (workerCount, round) => {
+        const bullmq = await peer.measure(workerCount, TASKS_PER_LEASE, measuredUrls(size), budget);
+        // The queue gives up what it completed: top it up so every row starts from the stage size.
+        await peer.grow(0, bullmq.processedCount, (index) => corpus.jobOf(index), budget);
+        await peer.settled();
+        log(
+          `  ${roundLabel(round)}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
+            `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
+            `Redis CPU ${cpuFiguresText(bullmq)} µs/job, ` +
+            `workers' CPU ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} µs/job`,
+        );
+        return bullmq;
+      },
     });
     frontierSize = size;
     stages.push(stage.facts);
-    log(`  growing the BullMQ queue to ${size.toLocaleString('en-US')} jobs`);
-    await peer.grow(queueSize, size, (index) => corpus.jobOf(index), budget);
-    queueSize = size;
-    for (const row of stage.rows) {
-      const bullmq = await peer.measure(
-        row.workerCount,
-        TASKS_PER_LEASE,
-        measuredUrls(size),
-        budget,
-      );
-      // The queue gives up what it completed: top it up so every row starts from the stage size.
-      await peer.grow(0, bullmq.processedCount, (index) => corpus.jobOf(index), budget);
-      log(
-        `  BullMQ, ${row.workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
-          `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
-          `Redis CPU ${cpuFiguresText(bullmq)} µs/job, ` +
-          `workers' CPU ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} µs/job`,
-      );
-      rows.push({ ...row, bullmq });
-    }
+    rows.push(...stage.rows);
     if (isLargest && IS_KILL_CHECKED) {
       log(`  kill -9 check at ${size.toLocaleString('en-US')} URLs`);
       killCheck = await runKillCheck({
@@ -229,6 +239,11 @@ function measuredUrls(size: number): number {
   return Math.min(MEASURED_URLS, Math.floor(size / 2));
 }
 
+/** 'round 2 of 3, ' in a log line of a row measured in rounds; nothing when it runs once. */
+function roundLabel(round: number): string {
+  return ROUNDS > 1 ? `round ${round} of ${ROUNDS}, ` : '';
+}
+
 /**
  * Grows the frontier to the stage's size (no scheduler running), then one scheduler process on it:
  * its start-up, every worker count, its memory.
@@ -244,6 +259,10 @@ async function growAndMeasureStage(options: {
   environment?: NodeJS.ProcessEnv;
   /** After the measured rows, one more load with the CPU profiler on (inspector-profile.ts). */
   isProfiled?: boolean;
+  /** Runs of each row (row-rounds.ts). */
+  rounds: number;
+  /** The peer's run at a worker count, measured right after the scheduler's of the same round. */
+  measurePeer?: (workerCount: number, round: number) => Promise<LoadMeasurement>;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
   await growFrontier(options.openStorage, corpus, options.fromSize, options.size, budget);
   const inspectPort = options.isProfiled === true ? await freeLoopbackPort() : undefined;
@@ -277,26 +296,30 @@ async function growAndMeasureStage(options: {
         `  warm-up (not measured): ${warmup.processedCount} URLs at ${warmup.urlsPerSecond.toFixed(0)} URLs/s`,
       );
     }
+    const schedulerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
+    const peerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
+    for (let round = 1; round <= options.rounds; round += 1) {
+      for (const workerCount of WORKER_COUNTS) {
+        budget.assertLeft();
+        const measurement = await load(workerCount, measuredUrls(options.size));
+        peakRssMib = residentMemoryOf(scheduler.running.child.pid as number).peakMib;
+        logSchedulerRun(options.backendLabel, workerCount, round, measurement, peakRssMib);
+        schedulerRuns.get(workerCount)?.push(measurement);
+        if (options.measurePeer !== undefined) {
+          peerRuns.get(workerCount)?.push(await options.measurePeer(workerCount, round));
+        }
+      }
+    }
     for (const workerCount of WORKER_COUNTS) {
-      budget.assertLeft();
-      const measurement = await load(workerCount, measuredUrls(options.size));
-      peakRssMib = residentMemoryOf(scheduler.running.child.pid as number).peakMib;
-      log(
-        `  scheduler (${options.backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
-          `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
-          `${measurement.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease, ` +
-          `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
-          `CPU ${cpuFiguresText(measurement)} µs/URL, ` +
-          `workers' CPU ${workersCpuText(options.backendLabel, measurement)} µs/URL, ` +
-          `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
-          checkpointText(measurement) +
-          pauseText(measurement),
-      );
+      const runs = schedulerRuns.get(workerCount) ?? [];
+      const peer = peerRuns.get(workerCount) ?? [];
       rows.push({
         backendLabel: options.backendLabel,
         size: options.size,
         workerCount,
-        scheduler: measurement,
+        scheduler: medianRun(runs),
+        schedulerRuns: runs,
+        ...(peer.length === 0 ? {} : { bullmq: medianRun(peer), bullmqRuns: peer }),
       });
     }
     if (inspectPort !== undefined) await profileLoad(inspectPort, load, options.size);
@@ -316,6 +339,26 @@ async function growAndMeasureStage(options: {
       peakRssMib,
     },
   };
+}
+
+function logSchedulerRun(
+  backendLabel: Row['backendLabel'],
+  workerCount: number,
+  round: number,
+  measurement: LoadMeasurement,
+  peakRssMib: number,
+): void {
+  log(
+    `  ${roundLabel(round)}scheduler (${backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
+      `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
+      `${measurement.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease, ` +
+      `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
+      `CPU ${cpuFiguresText(measurement)} µs/URL, ` +
+      `workers' CPU ${workersCpuText(backendLabel, measurement)} µs/URL, ` +
+      `commit ${measurement.commits?.meanMs.toFixed(1) ?? '—'} ms for ${measurement.commits?.urlsPerCommit.toFixed(0) ?? '—'} URLs` +
+      checkpointText(measurement) +
+      pauseText(measurement),
+  );
 }
 
 /**
@@ -374,6 +417,8 @@ async function benchTikvDouble(sourceRoot: string): Promise<{ rows: Row[]; stage
         dataDirectory,
         sourceRoot,
         environment,
+        // No peer to alternate with, and its rows move less than the LMDB ones: once.
+        rounds: 1,
       });
       frontierSize = size;
       rows.push(...stage.rows);
@@ -384,6 +429,11 @@ async function benchTikvDouble(sourceRoot: string): Promise<{ rows: Row[]; stage
     cleanups.shift();
   }
   return { rows, stages };
+}
+
+/** Interval violations over every run of a row: one run's is not hidden by the median's. */
+function violationsOf(row: Row): number {
+  return row.schedulerRuns.reduce((sum, run) => sum + run.intervalViolationCount, 0);
 }
 
 /**
@@ -398,18 +448,20 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
   const lines = [
     `frontier benchmark (Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2, ` +
-      `the scheduler run from ${RUN_FROM === 'dist' ? 'its build (dist/)' : 'its source (tsx)'}), ` +
+      `the scheduler run from ${RUN_FROM === 'dist' ? 'its build (dist/)' : 'its source (tsx)'}; ` +
+      `each LMDB row the run of median throughput of ${ROUNDS}, the scheduler's and BullMQ's alternating, ` +
+      `interval violations counted over every run), ` +
       `${new Date().toISOString()}`,
     '',
-    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | its main thread µs/URL | workers CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | its main thread µs/job | BullMQ workers CPU µs/job | ratio |',
-    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | --------------- | ------------------- | -------------------- | ---------------------- | ----------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ---------------------- | ----------------------- | ----- |',
+    '| backend | frontier URLs | workers | scheduler URLs/s | lease p50 ms | lease p99 ms | tasks per lease | interval violations | scheduler CPU µs/URL | its main thread µs/URL | workers CPU µs/URL | commit mean ms | URLs per commit | rows checkpointed per URL | BullMQ jobs/s | BullMQ fetch-50 p50 ms | p99 ms | Redis CPU µs/job | its main thread µs/job | BullMQ workers CPU µs/job | ratio | runs: scheduler URLs/s | runs: BullMQ jobs/s |',
+    '| ------- | ------------- | ------- | ---------------- | ------------ | ------------ | --------------- | ------------------- | -------------------- | ---------------------- | ----------------------- | -------------- | --------------- | ------------------------- | ------------- | ---------------------- | ------ | ---------------- | ---------------------- | ----------------------- | ----- | ---------------------- | ------------------- |',
   ];
   for (const row of rows) {
     const { scheduler, bullmq } = row;
     lines.push(
       `| ${row.backendLabel} | ${row.size.toLocaleString('en-US')} | ${row.workerCount} | ${scheduler.urlsPerSecond.toFixed(0)} | ` +
         `${scheduler.p50Ms.toFixed(1)} | ${scheduler.p99Ms.toFixed(1)} | ` +
-        `${scheduler.tasksPerLease?.toFixed(1) ?? '—'} | ${scheduler.intervalViolationCount} | ` +
+        `${scheduler.tasksPerLease?.toFixed(1) ?? '—'} | ${violationsOf(row)} | ` +
         `${cpuCells(scheduler)} | ` +
         `${workersCpuText(row.backendLabel, scheduler)} | ` +
         `${scheduler.commits?.meanMs.toFixed(1) ?? '—'} | ${scheduler.commits?.urlsPerCommit.toFixed(0) ?? '—'} | ` +
@@ -419,7 +471,8 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
           : `${bullmq.urlsPerSecond.toFixed(0)} | ${bullmq.p50Ms.toFixed(1)} | ${bullmq.p99Ms.toFixed(1)} | ` +
             `${cpuCells(bullmq)} | ` +
             `${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} | ` +
-            `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`),
+            `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`) +
+        ` ${runsText(row.schedulerRuns)} | ${row.bullmqRuns === undefined ? '—' : runsText(row.bullmqRuns)} |`,
     );
   }
   lines.push(
@@ -499,11 +552,11 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       largestStartup < TARGETS.startupSeconds,
     ],
     [
-      '0 interval violations (every row)',
-      rows.every((row) => row.scheduler.intervalViolationCount === 0),
+      '0 interval violations (every run of every row)',
+      rows.every((row) => violationsOf(row) === 0),
     ],
     [
-      'at least BullMQ jobs/s at every stage and worker count (same run)',
+      `at least BullMQ jobs/s at every stage and worker count (same run; each side's median of ${ROUNDS} alternating runs)`,
       lmdbRows.every(
         (row) =>
           row.bullmq !== undefined && row.scheduler.urlsPerSecond >= row.bullmq.urlsPerSecond,

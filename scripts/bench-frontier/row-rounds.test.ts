@@ -1,0 +1,38 @@
+import { medianRun, roundCountOf, runsText } from './row-rounds';
+import type { LoadMeasurement } from './scheduler-load';
+
+function run(urlsPerSecond: number, p99Ms = 1): LoadMeasurement {
+  return {
+    urlsPerSecond,
+    p50Ms: 1,
+    p99Ms,
+    intervalViolationCount: 0,
+    processedCount: 1000,
+    clientCpuMicrosecondsPerUrl: 10,
+  };
+}
+
+describe('row rounds', () => {
+  it('judges a row by its run of median throughput, whole', () => {
+    const runs = [run(9000, 30), run(12_000, 10), run(10_000, 20)];
+    expect(medianRun(runs)).toBe(runs[2]);
+    expect(medianRun([run(5)])).toEqual(run(5));
+    // An even count: the lower middle run, for both sides alike.
+    const even = [run(4), run(1), run(3), run(2)];
+    expect(medianRun(even)).toBe(even[3]);
+    expect(() => medianRun([])).toThrow('a row without runs has no median');
+  });
+
+  it('lists each run in the order measured', () => {
+    expect(runsText([run(9000.4), run(12_000), run(10_000.6)])).toBe('9000 12000 10001');
+  });
+
+  it('takes its rounds from BENCH_FRONTIER_ROUNDS, 3 unless told, refusing what is not a count', () => {
+    expect(roundCountOf({})).toBe(3);
+    expect(roundCountOf({ BENCH_FRONTIER_ROUNDS: '1' })).toBe(1);
+    expect(roundCountOf({ BENCH_FRONTIER_ROUNDS: '5' })).toBe(5);
+    for (const text of ['0', '-1', '2.5', 'three', '']) {
+      expect(() => roundCountOf({ BENCH_FRONTIER_ROUNDS: text })).toThrow('BENCH_FRONTIER_ROUNDS');
+    }
+  });
+});

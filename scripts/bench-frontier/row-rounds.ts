@@ -1,0 +1,34 @@
+import type { LoadMeasurement } from './scheduler-load';
+
+/*
+ * A row of bench:frontier measured once says little on a shared 2-core machine: the same code moves
+ * ±15 % between runs, BullMQ's rows as much, and the machine's speed drifts over minutes (two A/Bs
+ * of the same scheduler an hour apart: 68 and 84 µs of main thread per URL). So every row is
+ * measured in rounds, the scheduler's and BullMQ's alternating at each worker count — both sides
+ * meet the same spells of the machine — and each side is judged by its median run.
+ */
+
+/** Rounds per row: BENCH_FRONTIER_ROUNDS, 3 unless told. */
+export function roundCountOf(environment: NodeJS.ProcessEnv): number {
+  const text = environment.BENCH_FRONTIER_ROUNDS ?? '3';
+  const count = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(count) || count < 1) {
+    throw new Error(`BENCH_FRONTIER_ROUNDS: ${JSON.stringify(text)} is not a whole number ≥ 1`);
+  }
+  return count;
+}
+
+/**
+ * The run of median throughput — the lower of the two middle ones for an even count, alike for
+ * both sides — as a whole: its latencies and CPU figures are that run's, measured together.
+ */
+export function medianRun(runs: readonly LoadMeasurement[]): LoadMeasurement {
+  if (runs.length === 0) throw new Error('a row without runs has no median');
+  const sorted = [...runs].sort((left, right) => left.urlsPerSecond - right.urlsPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** Each run's throughput in the order measured, for the table: '10425 11012 10677'. */
+export function runsText(runs: readonly LoadMeasurement[]): string {
+  return runs.map((run) => run.urlsPerSecond.toFixed(0)).join(' ');
+}
