@@ -49,18 +49,32 @@ describe('quickCheckForm', () => {
   it.each([
     [
       'a value two variants share',
-      { required: ['kind'], oneOf: [kindOf(['a', 'b']), kindOf(['b'])] },
+      { type: 'object', required: ['kind'], oneOf: [kindOf(['a', 'b']), kindOf(['b'])] },
       {},
     ],
-    ['a property no variant requires', { oneOf: [kindOf(['a']), kindOf(['b'])] }, {}],
+    [
+      'a property no variant requires',
+      { type: 'object', oneOf: [kindOf(['a']), kindOf(['b'])] },
+      {},
+    ],
+    [
+      'a schema that is not for objects alone',
+      { required: ['kind'], oneOf: [kindOf(['a']), kindOf(['b'])] },
+      {},
+    ],
     [
       'a variant that does not pin it',
-      { required: ['kind'], oneOf: [kindOf(['a']), { properties: { kind: { type: 'string' } } }] },
+      {
+        type: 'object',
+        required: ['kind'],
+        oneOf: [kindOf(['a']), { properties: { kind: { type: 'string' } } }],
+      },
       {},
     ],
     [
       'a variant with a default (filled inside a discriminated variant, not inside oneOf)',
       {
+        type: 'object',
         required: ['kind'],
         oneOf: [kindOf(['a']), { properties: { kind: { enum: ['b'] }, n: { default: 1 } } }],
       },
@@ -68,12 +82,12 @@ describe('quickCheckForm', () => {
     ],
     [
       'a variant whose reference cannot be resolved',
-      { required: ['kind'], oneOf: [kindOf(['a']), reference('Missing')] },
+      { type: 'object', required: ['kind'], oneOf: [kindOf(['a']), reference('Missing')] },
       {},
     ],
     [
       'a variant whose reference holds a default',
-      { required: ['kind'], oneOf: [kindOf(['a']), reference('WithDefault')] },
+      { type: 'object', required: ['kind'], oneOf: [kindOf(['a']), reference('WithDefault')] },
       {
         WithDefault: { properties: { kind: { enum: ['b'] }, n: reference('Defaulted') } },
         Defaulted: { type: 'integer', default: 3 },

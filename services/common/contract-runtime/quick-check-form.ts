@@ -12,8 +12,9 @@ import type { JsonSchema } from './openapi-document';
  *
  * - A nullable wrapper `anyOf: [S, {type: 'null'}]` becomes `if: {type: 'null'}, else: S`. ajv
  *   checks an `if` without recording errors; null passes, anything else must satisfy S — as before.
- * - A `oneOf` whose variants each pin one property to their own string values (`enum` or `const`,
- *   no value in two variants), the property required, gets `discriminator: {propertyName}`:
+ * - A `oneOf` of an object schema whose variants each pin one property to their own string values
+ *   (`enum` or `const`, no value in two variants), the property required, gets
+ *   `discriminator: {propertyName}`:
  *   ajv (option `discriminator`) then checks only the variant the property's value names. Same
  *   verdict: a value naming a variant fails every other variant on that property, so exactly one
  *   can pass; a value naming none, or not a string, passes none.
@@ -107,7 +108,9 @@ function discriminatingPropertyOf(
 ): string | undefined {
   const variants = schema.oneOf;
   if (!Array.isArray(variants) || variants.length < 2) return undefined;
-  if (schema.discriminator !== undefined) return undefined;
+  // ajv's discriminator skips a value that is not an object, and the oneOf with it: only a schema
+  // that refuses every other value itself gives the same verdict on them.
+  if (schema.type !== 'object' || schema.discriminator !== undefined) return undefined;
   const resolved = variants.map((variant) => resolver.resolve(variant));
   if (resolved.some((variant) => variant === undefined || resolver.holdsDefault(variant))) {
     return undefined;
