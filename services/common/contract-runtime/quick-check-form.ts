@@ -68,11 +68,15 @@ function rewrite(schema: unknown, resolver: ReferenceResolver): unknown {
       result[keyword] = rewrite(value, resolver);
     }
   }
-  const nullableOf = nullableBranchOf(source);
-  if (nullableOf !== undefined && !resolver.holdsDefault(nullableOf)) {
-    delete result.anyOf;
+  const branchIndex = nullableBranchIndexOf(source);
+  if (
+    branchIndex !== undefined &&
+    !resolver.holdsDefault((source.anyOf as unknown[])[branchIndex])
+  ) {
+    // The branch as rewritten above, with the rest of the schema.
+    result.else = (result.anyOf as unknown[])[branchIndex];
     result.if = NULL_ONLY;
-    result.else = rewrite(nullableOf, resolver);
+    delete result.anyOf;
   }
   const tag = discriminatingPropertyOf(source, resolver);
   if (tag !== undefined) result.discriminator = { propertyName: tag };
@@ -82,14 +86,13 @@ function rewrite(schema: unknown, resolver: ReferenceResolver): unknown {
 /** Keywords whose values are data, never schemas: copied as they are. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'required', 'examples', 'pattern']);
 
-/** S of `anyOf: [S, {type: 'null'}]` (either order), else undefined. */
-function nullableBranchOf(schema: JsonSchema): unknown {
+/** Where S stands in `anyOf: [S, {type: 'null'}]` (either order), else undefined. */
+function nullableBranchIndexOf(schema: JsonSchema): number | undefined {
   const branches = schema.anyOf;
   if (!Array.isArray(branches) || branches.length !== 2) return undefined;
   const nullIndex = branches.findIndex(isNullOnly);
-  if (nullIndex === -1) return undefined;
-  const other = branches[1 - nullIndex];
-  return isNullOnly(other) ? undefined : other;
+  if (nullIndex === -1 || isNullOnly(branches[1 - nullIndex])) return undefined;
+  return 1 - nullIndex;
 }
 
 function isNullOnly(schema: unknown): boolean {
