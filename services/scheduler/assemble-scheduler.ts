@@ -1,4 +1,5 @@
 import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
+import type { OperationInvoker } from '../common/contract-runtime/contract-router';
 import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
 import { downloaderContract } from '../common/peers/peer-contracts';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ import {
   SCHEDULER_SETTINGS,
   type SchedulerSettingValues,
 } from './scheduler-settings';
+
+const HTTP_EDGE_SURFACE = join(__dirname, 'scheduler-http-edge');
 
 /** What tests may replace; production uses the defaults. */
 export interface SchedulerDependencies {
@@ -95,12 +98,17 @@ export function schedulerServiceDefinition(
         await storage.close();
         throw error;
       }
+      const handlers = createSchedulerHandlers({ config, logger, frontier });
       return {
-        contractRouter: createSchedulerRouter(
-          createSchedulerHandlers({ config, logger, frontier }),
-          routerOptions,
-        ),
+        contractRouter: createSchedulerRouter(handlers, routerOptions),
         addExtraRoutes: addOperatorPageRoutes,
+        httpEdge: values.isHttpThreaded
+          ? {
+              surfaceModule: HTTP_EDGE_SURFACE,
+              // The generated handler interface, keyed by operationId as the thread forwards.
+              invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
+            }
+          : undefined,
         start: async () => {
           frontier.startBackgroundWork();
           if (values.backgroundThreadNiceness > 0) {

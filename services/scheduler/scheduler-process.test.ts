@@ -26,17 +26,24 @@ describe('the scheduler process', () => {
     rmSync(dataDirectory, { recursive: true, force: true });
   });
 
-  it('runs its event loop ahead of its own helper threads (their niceness 5, the main thread’s 0)', async () => {
+  it('runs its event loop and its HTTP thread ahead of its own helper threads (niceness 0, theirs 5)', async () => {
     const started = await startProcess(dataDirectory);
     running = started.running;
     const pid = started.running.child.pid as number;
-    const background = () => [...threadNicenessOf(pid)].filter(([threadId]) => threadId !== pid);
+    const listening = started.running.logLines.find((line) => line.msg === 'service listening');
+    expect(listening).toMatchObject({ is_http_threaded: true });
+    const httpThreadId = listening?.http_thread_id as number;
+    const background = () =>
+      [...threadNicenessOf(pid)].filter(
+        ([threadId]) => threadId !== pid && threadId !== httpThreadId,
+      );
     // Threads start lazily; each second the scheduler lowers those that came since (bounded wait).
     const deadline = Date.now() + 5_000;
     while (background().some(([, niceness]) => niceness < 5) && Date.now() < deadline) {
       await sleep(100);
     }
     expect(threadNicenessOf(pid).get(pid)).toBe(0);
+    expect(threadNicenessOf(pid).get(httpThreadId)).toBe(0);
     expect(background().length).toBeGreaterThan(0);
     expect(background().filter(([, niceness]) => niceness < 5)).toEqual([]);
   });

@@ -223,9 +223,16 @@ export const SCHEDULER_SETTINGS = {
   backgroundThreadNiceness: setting(
     '--background-thread-niceness <nice>',
     'SCHEDULER_BACKGROUND_THREAD_NICENESS',
-    'niceness of the process threads besides the event loop (LMDB writer, GC helpers, link threads; 0: as started)',
+    'niceness of the process threads besides the event loop and the HTTP thread (LMDB writer, GC helpers, link threads; 0: as started)',
     parseAs.wholeNumber(0, 19),
     5,
+  ),
+  isHttpThreaded: setting(
+    '--http-thread <on|off>',
+    'SCHEDULER_HTTP_THREAD',
+    'serve HTTP (parsing, JSON, contract checks, answers) on a thread of its own, the frontier on the event loop',
+    parseAs.onOff,
+    true,
   ),
 } as const;
 

@@ -4,8 +4,16 @@ import { getPriority, setPriority } from 'node:os';
 /** Where Linux lists a process's threads (one directory per thread id). */
 const OWN_THREADS = '/proc/self/task';
 
+/** Threads besides the main one that serve requests (an HTTP thread): never deprioritized. */
+const foregroundThreadIds = new Set<number>();
+
+/** Keeps `threadId` (a Linux thread id of this process) at its niceness from now on. */
+export function markForegroundThread(threadId: number): void {
+  foregroundThreadIds.add(threadId);
+}
+
 /**
- * Gives every thread of this process but the main one the niceness `niceness` (when it has less),
+ * Gives every thread of this process but the main one and those marked foreground the niceness `niceness` (when it has less),
  * and answers how many it changed. On Linux a thread id is a valid target of setpriority(2), and
  * raising one's own niceness needs no privilege. Elsewhere (no /proc) it changes nothing.
  *
@@ -20,7 +28,7 @@ export function deprioritizeBackgroundThreads(niceness: number): number {
   let changedCount = 0;
   for (const name of readdirSync(OWN_THREADS)) {
     const threadId = Number(name);
-    if (threadId === process.pid) continue;
+    if (threadId === process.pid || foregroundThreadIds.has(threadId)) continue;
     try {
       if (getPriority(threadId) >= niceness) continue;
       setPriority(threadId, niceness);

@@ -21,7 +21,10 @@ export interface ServiceAppOptions {
   /** The bundled OpenAPI document (generated/<service>/openapi.json) for the API reference. */
   apiDocument: { info: { title: string } };
   startedAt: string;
-  isReady: () => boolean;
+  /** Asked on every /healthz (an HTTP thread asks the main thread: hence a promise). */
+  isReady: () => boolean | Promise<boolean>;
+  /** The /metrics exposition, when it is more than `registry`'s (an HTTP thread's merge). */
+  readMetrics?: () => Promise<string>;
   /** Non-contract routes such as operator pages. */
   addExtraRoutes?: (app: Express) => void;
 }
@@ -68,8 +71,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     }),
   );
 
-  app.get('/healthz', (_request, response) => {
-    const isReady = options.isReady();
+  app.get('/healthz', async (_request, response) => {
+    const isReady = await options.isReady();
     response.status(isReady ? 200 : 503).json({
       service_name: options.serviceName,
       is_ready: isReady,
@@ -81,7 +84,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     response.status(204).end();
   });
   app.get('/metrics', async (_request, response) => {
-    response.type(options.registry.contentType).send(await options.registry.metrics());
+    const text = await (options.readMetrics?.() ?? options.registry.metrics());
+    response.type(options.registry.contentType).send(text);
   });
   addApiReferenceRoutes(app, options.apiDocument, options.apiDocument.info.title);
   options.addExtraRoutes?.(app);

@@ -1,18 +1,19 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express, Router } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
 import { ContractMetrics } from '../contract-runtime/contract-metrics';
-import type { ContractRouterOptions } from '../contract-runtime/contract-router';
+import type { ContractRouterOptions, OperationInvoker } from '../contract-runtime/contract-router';
 import { parseServiceConfig, type ServiceConfig } from '../config/service-config';
 import type { SettingDefinitions, SettingValues } from '../config/settings';
 import type { ServiceName } from '../storage/service-name';
 import { createLogger } from '../logging/create-logger';
 import { createServiceApp } from './create-service-app';
-import { answerMalformedRequestsWithErrorBody } from './malformed-request-answer';
+import { startHttpEdge } from './http-edge';
+import { listenOn } from './listen-on';
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
+import { serverListener, type ServiceListener } from './service-listener';
 
 /** What the process gives a service while assembling it. */
 export interface ServiceEnvironment<Definitions extends SettingDefinitions = SettingDefinitions> {
@@ -35,6 +36,14 @@ export interface ServiceAssembly {
   stop?: () => Promise<void>;
   /** False once the service cannot do its work any more (/healthz then answers 503). */
   isHealthy?: () => boolean;
+  /**
+   * Serve HTTP on a thread of its own (http-edge.ts) instead of this one: the module exporting
+   * the thread's `httpEdgeSurface`, and the handlers the thread's operations are forwarded to.
+   */
+  httpEdge?: {
+    surfaceModule: string;
+    invokers: Readonly<Record<string, OperationInvoker>>;
+  };
 }
 
 export interface ServiceDefinition<Definitions extends SettingDefinitions = SettingDefinitions> {
@@ -49,7 +58,8 @@ export interface ServiceDefinition<Definitions extends SettingDefinitions = Sett
 
 export interface RunningService {
   url: string;
-  server: Server;
+  /** Cuts every open connection, requests in flight included (tests that stop at once). */
+  closeAllConnections: () => void;
   shutdown: (reason: string) => Promise<void>;
 }
 
@@ -94,29 +104,60 @@ export async function runService<Definitions extends SettingDefinitions>(
 
   const assembly = await definition.assemble(environment);
   let isReady = false;
-  const app = createServiceApp({
-    serviceName: definition.serviceName,
-    logger,
-    registry,
-    contractRouter: assembly.contractRouter,
-    apiDocument: definition.apiDocument,
-    startedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    isReady: () => isReady && (assembly.isHealthy?.() ?? true),
-    addExtraRoutes: assembly.addExtraRoutes,
-  });
-
-  const server = await listen(app, config.host, config.port);
-  const address = server.address() as AddressInfo;
-  const url = `http://${config.host}:${address.port}`;
+  const startedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const isServing = () => isReady && (assembly.isHealthy?.() ?? true);
+  let shutdown: (reason: string) => Promise<void> = async () => undefined;
+  const listener: ServiceListener = assembly.httpEdge
+    ? await startHttpEdge({
+        data: {
+          serviceName: definition.serviceName,
+          surfaceModule: assembly.httpEdge.surfaceModule,
+          host: config.host,
+          port: config.port,
+          token: config.token,
+          shouldValidateResponses: config.shouldValidateResponses,
+          logLevel: logger.level,
+          startedAt,
+        },
+        invokers: assembly.httpEdge.invokers,
+        logger,
+        registry,
+        isReady: isServing,
+        onFailure: (error) => {
+          logger.error({ err: error }, 'the HTTP thread failed; stopping');
+          void shutdown('HTTP thread failed').finally(() => process.exit(1));
+        },
+      })
+    : await listenInProcess(
+        createServiceApp({
+          serviceName: definition.serviceName,
+          logger,
+          registry,
+          contractRouter: assembly.contractRouter,
+          apiDocument: definition.apiDocument,
+          startedAt,
+          isReady: isServing,
+          addExtraRoutes: assembly.addExtraRoutes,
+        }),
+        config.host,
+        config.port,
+      );
+  const url = listener.url;
   await assembly.start?.();
   isReady = true;
   logger.info(
-    { url, docs_url: `${url}/docs`, data_directory: config.dataDirectory },
+    {
+      url,
+      docs_url: `${url}/docs`,
+      data_directory: config.dataDirectory,
+      is_http_threaded: assembly.httpEdge !== undefined,
+      http_thread_id: listener.httpThreadId,
+    },
     'service listening',
   );
 
   let shutdownPromise: Promise<void> | undefined;
-  const shutdown = (reason: string): Promise<void> => {
+  shutdown = (reason: string): Promise<void> => {
     shutdownPromise ??= (async () => {
       isReady = false;
       logger.info({ reason }, 'shutting down');
@@ -125,10 +166,9 @@ export async function runService<Definitions extends SettingDefinitions>(
         process.exit(1);
       }, shutdownBudgetMs);
       budget.unref();
-      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const listenerClosed = listener.close();
       await assembly.stop?.();
-      await serverClosed;
+      await listenerClosed;
       clearTimeout(budget);
       logger.info('stopped');
     })();
@@ -146,22 +186,11 @@ export async function runService<Definitions extends SettingDefinitions>(
       );
     });
   }
-  return { url, server, shutdown };
+  return { url, closeAllConnections: () => listener.closeAllConnections(), shutdown };
 }
 
-function listen(app: Express, host: string, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
-    answerMalformedRequestsWithErrorBody(server);
-    server.once('listening', () => resolve(server));
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new Error(
-              `port ${port} on ${host} is already in use (set --port or the *_PORT variable)`,
-            )
-          : error,
-      );
-    });
-  });
+async function listenInProcess(app: Express, host: string, port: number): Promise<ServiceListener> {
+  const server = await listenOn(app, host, port);
+  const address = server.address() as AddressInfo;
+  return serverListener(server, `http://${host}:${address.port}`);
 }

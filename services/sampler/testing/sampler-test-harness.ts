@@ -73,7 +73,7 @@ export async function startTestSampler(options: TestSamplerOptions = {}): Promis
     core: core as SamplerCore,
     dataDirectory,
     stop: async ({ keepData = false } = {}) => {
-      running.server.closeAllConnections();
+      running.closeAllConnections();
       await running.shutdown('test finished');
       if (!keepData) rmSync(dataDirectory, { recursive: true, force: true });
     },

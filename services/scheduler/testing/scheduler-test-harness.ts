@@ -76,7 +76,7 @@ export async function startTestScheduler(
       timeoutMs: 10_000,
     }),
     stop: async ({ keepData = false, isLettingRequestsFinish = false } = {}) => {
-      if (!isLettingRequestsFinish) running.server.closeAllConnections();
+      if (!isLettingRequestsFinish) running.closeAllConnections();
       await running.shutdown('test finished');
       if (!keepData) rmSync(dataDirectory, { recursive: true, force: true });
     },

@@ -1,0 +1,132 @@
+import { MessageChannel } from 'node:worker_threads';
+import pino from 'pino';
+import { ContractError } from '../contract-runtime/contract-error';
+import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
+import type { OperationDefinition } from '../contract-runtime/operation-definition';
+import { ThreadCalls } from '../process/thread-calls';
+import {
+  forwardingInvokers,
+  INVOKE_CALL,
+  operationDispatcher,
+  type ForwardedOutcome,
+} from './forwarded-operation';
+
+const definitionOf = (operationId: string): OperationDefinition => ({
+  operationId,
+  method: 'POST',
+  path: `/v1/${operationId}`,
+  securitySchemes: ['serviceToken'],
+  queryParameterNames: [],
+  pathParameterNames: [],
+  hasRequestBody: true,
+  successStatus: 200,
+  retryPolicy: 'bounded',
+});
+
+/**
+ * Handlers on one side of a real message channel, the forwarding invokers on the other: what the
+ * HTTP thread's router calls and what the main thread runs, with structured clones between.
+ */
+function forwardedThroughChannel(handlers: Record<string, OperationInvoker>) {
+  const channel = new MessageChannel();
+  const mainThread = new ThreadCalls(channel.port1);
+  const httpThread = new ThreadCalls(channel.port2);
+  mainThread.handle(INVOKE_CALL, operationDispatcher(handlers, pino({ level: 'silent' })));
+  const invokers = forwardingInvokers(Object.keys(handlers).map(definitionOf), (call) =>
+    httpThread.call<ForwardedOutcome>(INVOKE_CALL, call),
+  );
+  return { invokers, close: () => channel.port1.close() };
+}
+
+const inputOf = (body: unknown): OperationInput => ({
+  query: { limit: 5 },
+  path: { id: 'a' },
+  body,
+  meta: {
+    requestId: 'r-1',
+    caller: { tokenKind: 'service' },
+    log: pino({ level: 'silent' }),
+  },
+});
+
+describe('forwarded operations', () => {
+  it('hand the handler the checked input, its request id and caller, and a logger of its own', async () => {
+    const seen: OperationInput[] = [];
+    const { invokers, close } = forwardedThroughChannel({
+      submit: async (input) => {
+        seen.push(input);
+        return { accepted_count: 2 };
+      },
+    });
+    try {
+      await expect(invokers.submit(inputOf({ items: ['x', 'y'] }))).resolves.toEqual({
+        accepted_count: 2,
+      });
+      expect(seen[0]).toMatchObject({
+        query: { limit: 5 },
+        path: { id: 'a' },
+        body: { items: ['x', 'y'] },
+        meta: { requestId: 'r-1', caller: { tokenKind: 'service' } },
+      });
+      expect(typeof seen[0].meta.log.info).toBe('function');
+    } finally {
+      close();
+    }
+  });
+
+  it('answer a contract error as the same ContractError, details included', async () => {
+    const { invokers, close } = forwardedThroughChannel({
+      busy: async () => {
+        throw new ContractError(429, 'domain_rate_limited', 'slow down', { retryAfterSeconds: 7 });
+      },
+    });
+    try {
+      const error = (await invokers.busy(inputOf({})).catch((caught: unknown) => caught)) as
+        ContractError | undefined;
+      expect(error).toBeInstanceOf(ContractError);
+      expect(error?.status).toBe(429);
+      expect(error?.toBody()).toEqual({
+        error_code: 'domain_rate_limited',
+        message: 'slow down',
+        retry_after_seconds: 7,
+      });
+    } finally {
+      close();
+    }
+  });
+
+  it("answer any other failure as a plain error with the fault's own name and stack", async () => {
+    const { invokers, close } = forwardedThroughChannel({
+      broken: async () => {
+        throw new TypeError('cannot read x');
+      },
+    });
+    try {
+      const error = (await invokers
+        .broken(inputOf({}))
+        .catch((caught: unknown) => caught)) as Error;
+      expect(error).not.toBeInstanceOf(ContractError);
+      expect(error.name).toBe('TypeError');
+      expect(error.message).toBe('cannot read x');
+      expect(error.stack).toContain('forwarded-operation.test.ts');
+    } finally {
+      close();
+    }
+  });
+
+  it('answer an operation the main thread has no handler for as a fault', async () => {
+    const dispatch = operationDispatcher({}, pino({ level: 'silent' }));
+    const outcome = await dispatch({
+      operationId: 'missing',
+      query: {},
+      path: {},
+      body: undefined,
+      requestId: 'r-2',
+      caller: null,
+    });
+    expect(outcome).toMatchObject({
+      kind: 'fault',
+      message: 'no handler for operation missing',
+    });
+  });
+});

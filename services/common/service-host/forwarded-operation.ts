@@ -1,0 +1,105 @@
+import type { Logger } from 'pino';
+import type { CallerIdentity } from '../contract-runtime/caller-identity';
+import { ContractError, type ContractErrorDetails } from '../contract-runtime/contract-error';
+import type { ErrorCode } from '../contract-runtime/contract-error';
+import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
+import type { OperationDefinition } from '../contract-runtime/operation-definition';
+
+/**
+ * A contract operation the HTTP thread received, checked and reduced to its declared fields by the
+ * contract router there, on its way to the handler on the service's main thread (http-edge.ts).
+ */
+export interface ForwardedCall {
+  operationId: string;
+  query: Record<string, unknown>;
+  path: Record<string, unknown>;
+  body: unknown;
+  requestId: string;
+  caller: CallerIdentity | null;
+}
+
+/** How the handler ended: its result, a contract error, or a fault (a 500 at the edge). */
+export type ForwardedOutcome =
+  | { kind: 'result'; result: unknown }
+  | {
+      kind: 'contract_error';
+      status: number;
+      errorCode: ErrorCode;
+      message: string;
+      details: ContractErrorDetails;
+    }
+  | { kind: 'fault'; name: string; message: string; stack: string | undefined };
+
+export const INVOKE_CALL = 'invoke';
+
+/**
+ * The main thread's side: runs the handler of a forwarded call with a request logger of its own,
+ * and answers how it ended. Never rejects: a handler's failure is part of the outcome.
+ */
+export function operationDispatcher(
+  invokers: Readonly<Record<string, OperationInvoker>>,
+  logger: Logger,
+): (call: ForwardedCall) => Promise<ForwardedOutcome> {
+  return async ({ operationId, query, path, body, requestId, caller }) => {
+    try {
+      const invoker = invokers[operationId];
+      if (invoker === undefined) throw new Error(`no handler for operation ${operationId}`);
+      const log = logger.child({ request_id: requestId, operation: operationId });
+      const result = await invoker({ query, path, body, meta: { requestId, caller, log } });
+      return { kind: 'result', result };
+    } catch (error) {
+      if (error instanceof ContractError) {
+        return {
+          kind: 'contract_error',
+          status: error.status,
+          errorCode: error.errorCode,
+          message: error.message,
+          details: error.details,
+        };
+      }
+      const fault = error instanceof Error ? error : new Error(String(error));
+      return { kind: 'fault', name: fault.name, message: fault.message, stack: fault.stack };
+    }
+  };
+}
+
+/**
+ * The HTTP thread's side: an invoker per operation of `definitions` that sends the checked input
+ * through `send` and answers as the handler did — its result, or the same ContractError, or an
+ * error carrying the fault's own stack (which the router logs with the 500 it answers).
+ */
+export function forwardingInvokers(
+  definitions: readonly OperationDefinition[],
+  send: (call: ForwardedCall) => Promise<ForwardedOutcome>,
+): Record<string, OperationInvoker> {
+  const invokers: Record<string, OperationInvoker> = {};
+  for (const { operationId } of definitions) {
+    invokers[operationId] = async ({ query, path, body, meta }: OperationInput) =>
+      outcomeValue(
+        await send({
+          operationId,
+          query,
+          path,
+          body,
+          requestId: meta.requestId,
+          caller: meta.caller,
+        }),
+      );
+  }
+  return invokers;
+}
+
+function outcomeValue(outcome: ForwardedOutcome): unknown {
+  switch (outcome.kind) {
+    case 'result':
+      return outcome.result;
+    case 'contract_error':
+      throw new ContractError(outcome.status, outcome.errorCode, outcome.message, outcome.details);
+    case 'fault': {
+      const fault = new Error(outcome.message);
+      fault.name = outcome.name;
+      fault.stack = outcome.stack;
+      throw fault;
+    }
+  }
+}
