@@ -21,6 +21,34 @@ describe.each(['on', 'off'])('the scheduler with --http-thread %s', (mode) => {
   });
   afterEach(() => scheduler.stop());
 
+  it('answers a contract operation with the same JSON and headers', async () => {
+    await scheduler.client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await scheduler.client.submitSeeds({ seed_list: seedUrls(['news.example'], 1) });
+    const answer = await fetch(`${scheduler.url}/v1/lease?worker_id=w1&task_count=5`, {
+      headers: { authorization: `Bearer ${TEST_SCHEDULER_TOKEN}`, 'x-request-id': 'r-same' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('x-request-id')).toBe('r-same');
+    const text = await answer.text();
+    expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    const lease = JSON.parse(text) as { task_list: Array<{ url: string }> };
+    expect(lease.task_list.map((task) => task.url)).toEqual(['https://news.example/page-0']);
+  });
+
+  it('answers a contract error with its status and error body', async () => {
+    const answer = await fetch(`${scheduler.url}/v1/report`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TEST_SCHEDULER_TOKEN}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ lease_id: 'l-0123456789abcdef', worker_id: 'w1', result_list: [] }),
+    });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ error_code: 'lease_not_found' });
+  });
+
   it('answers /healthz ready', async () => {
     const answer = await fetch(`${scheduler.url}/healthz`);
     expect(answer.status).toBe(200);
