@@ -30,9 +30,10 @@
  * BENCH_FRONTIER_ROUNDS (3; the TiKV double's rows run once),
  * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
  * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
- * BENCH_FRONTIER_WARMUP_URLS (2000, unmeasured, before the first row of every scheduler process:
- * the rows measure a process whose hot paths are compiled, as in production, not its first
- * second), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
+ * BENCH_FRONTIER_WARMUP_URLS (20000, unmeasured, before the first row of every scheduler process,
+ * and as many jobs of BullMQ's at every stage: the rows measure a process whose hot paths are
+ * compiled, as in production, not its first seconds — with 2,000, V8's helper threads still spent
+ * ~70 % of their time in TurboFan through the first 40,000 URLs, docs/frontier-performance.md), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
  * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000),
  * BENCH_FRONTIER_RUN_FROM (dist: the scheduler built first and started from dist/, as `make run`
  * starts it; source: its TypeScript through tsx, as the tests run it).
@@ -81,7 +82,7 @@ const STAGES = numbers(process.env.BENCH_FRONTIER_STAGES ?? '10000,100000,100000
 const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
 const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
-const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 2_000);
+const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 20_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
 const ROUNDS = roundCountOf(process.env);
@@ -182,6 +183,13 @@ async function main(): Promise<number> {
     await peer.grow(queueSize, size, (index) => corpus.jobOf(index), budget);
     await peer.settled();
     queueSize = size;
+    const measureAndTopUp = async (workerCount: number, jobCount: number) => {
+      const measurement = await peer.measure(workerCount, TASKS_PER_LEASE, jobCount, budget);
+      // The queue gives up what it completed: top it up so every row starts from the stage size.
+      await peer.grow(0, measurement.processedCount, (index) => corpus.jobOf(index), budget);
+      await peer.settled();
+      return measurement;
+    };
     const stage = await growAndMeasureStage({
       backendLabel: 'lmdb',
       openStorage: () => openLmdbGrowthStorage(join(lmdbDirectory, 'scheduler')),
@@ -191,11 +199,19 @@ async function main(): Promise<number> {
       sourceRoot,
       isProfiled: isLargest,
       rounds: ROUNDS,
+      warmPeer: async (workerCount, jobCount) => {
+        // In parts of a row's size at most: the queue holds the stage's jobs, topped up after each.
+        let warmedCount = 0;
+        while (warmedCount < jobCount) {
+          const part = Math.min(measuredUrls(size), jobCount - warmedCount);
+          const warmup = await measureAndTopUp(workerCount, part);
+          if (warmup.processedCount === 0) break;
+          warmedCount += warmup.processedCount;
+        }
+        log(`  BullMQ warm-up (not measured): ${warmedCount} jobs`);
+      },
       measurePeer: async (workerCount, round) => {
-        const bullmq = await peer.measure(workerCount, TASKS_PER_LEASE, measuredUrls(size), budget);
-        // The queue gives up what it completed: top it up so every row starts from the stage size.
-        await peer.grow(0, bullmq.processedCount, (index) => corpus.jobOf(index), budget);
-        await peer.settled();
+        const bullmq = await measureAndTopUp(workerCount, measuredUrls(size));
         log(
           `  ${roundLabel(round)}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
             `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
@@ -263,6 +279,8 @@ async function growAndMeasureStage(options: {
   rounds: number;
   /** The peer's run at a worker count, measured right after the scheduler's of the same round. */
   measurePeer?: (workerCount: number, round: number) => Promise<LoadMeasurement>;
+  /** The peer's warm-up, as long as the scheduler's and right after it (not measured). */
+  warmPeer?: (workerCount: number, jobCount: number) => Promise<void>;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
   await growFrontier(options.openStorage, corpus, options.fromSize, options.size, budget);
   const inspectPort = options.isProfiled === true ? await freeLoopbackPort() : undefined;
@@ -295,6 +313,7 @@ async function growAndMeasureStage(options: {
       log(
         `  warm-up (not measured): ${warmup.processedCount} URLs at ${warmup.urlsPerSecond.toFixed(0)} URLs/s`,
       );
+      await options.warmPeer?.(WORKER_COUNTS[0], WARMUP_URLS);
     }
     const schedulerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
     const peerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
