@@ -120,7 +120,7 @@ describe('forwarded operations', () => {
       operationId: 'missing',
       query: {},
       path: {},
-      body: undefined,
+      bodyJson: undefined,
       requestId: 'r-2',
       caller: null,
     });
