@@ -75,4 +75,31 @@ describe('LinkIntake', () => {
     expect(outcomes.get('duplicate_url')).toBeUndefined();
     expect(outcomes.get('queued')).toBe(3);
   });
+
+  it('counts nofollow and invalid links once per report, summed over its applied results', async () => {
+    const calls: Array<[LinkOutcome, number]> = [];
+    const intake = new LinkIntake(
+      recordingAdmission([]),
+      parserKnowingHeld([]),
+      (outcome, count) => calls.push([outcome, count]),
+      () => false,
+    );
+    // Per result: one link not a URL, one fresh, one nofollow.
+    const withNofollow = (urlHash: string): ReportResult =>
+      ({
+        url_hash: urlHash,
+        render_strategy: 'browser',
+        link_list: [
+          { url: 'not a url', rel: '', dom_position: 'main', anchor_text: 'x' },
+          { url: FRESH, rel: '', dom_position: 'main', anchor_text: 'x' },
+          { url: `${FRESH}-n`, rel: 'nofollow', dom_position: 'main', anchor_text: 'x' },
+        ],
+      }) as unknown as ReportResult;
+    const hashes = ['a'.repeat(32), 'b'.repeat(32), 'c'.repeat(32)];
+    const prepared = await intake.prepare(hashes.map(withNofollow));
+    // The third result was not applied: its links count for nothing.
+    await intake.stage({} as WriteBatch, prepared, hashes.slice(0, 2), 0);
+    expect(calls.filter(([outcome]) => outcome === 'nofollow')).toEqual([['nofollow', 2]]);
+    expect(calls.filter(([outcome]) => outcome === 'invalid_url')).toEqual([['invalid_url', 2]]);
+  });
 });

@@ -118,11 +118,15 @@ export class LinkIntake {
   ): Promise<void> {
     const requestsByHash = new Map<string, AdmissionRequest>();
     const knownUrlHashes = new Set<string>();
+    // Counted once per report, not per result: a labelled counter's inc was ~2 % of the main
+    // thread when it ran twice for every result of every report (a 1M profile).
+    let nofollowCount = 0;
+    let invalidCount = 0;
     for (const urlHash of appliedUrlHashes) {
       const list = prepared.get(urlHash);
       if (list === undefined) continue;
-      this.onOutcome('nofollow', list.nofollowCount);
-      this.onOutcome('invalid_url', list.invalidCount);
+      nofollowCount += list.nofollowCount;
+      invalidCount += list.invalidCount;
       for (const request of list.requests) {
         const known = requestsByHash.get(request.target.urlHash);
         if (known === undefined || request.priorityRankOffset < known.priorityRankOffset) {
@@ -131,6 +135,8 @@ export class LinkIntake {
       }
       for (const knownUrlHash of list.knownUrlHashes) knownUrlHashes.add(knownUrlHash);
     }
+    this.onOutcome('nofollow', nofollowCount);
+    this.onOutcome('invalid_url', invalidCount);
     // Counted once per report like any link (a URL found on two pages is one request), and not
     // twice when the thread could not tell for another copy (admission answers that one).
     let duplicateCount = 0;
