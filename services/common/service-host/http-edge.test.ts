@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import { startHttpEdge, type HttpEdgeOptions } from './http-edge';
+import type { ServiceListener } from './service-listener';
+
+const FIXTURES = join(__dirname, 'fixtures');
+
+/** An HTTP thread on an ephemeral loopback port with the scheduler's surface (or a fixture's). */
+function edgeOptions(overrides: Partial<HttpEdgeOptions['data']> = {}) {
+  const failures: Error[] = [];
+  let isReady = true;
+  const options: HttpEdgeOptions = {
+    data: {
+      serviceName: 'scheduler',
+      surfaceModule: join(FIXTURES, 'exiting-edge-surface'),
+      host: '127.0.0.1',
+      port: 0,
+      token: 'edge-test-token-0123456789',
+      shouldValidateResponses: true,
+      logLevel: 'silent',
+      startedAt: '2026-12-06T00:00:00Z',
+      ...overrides,
+    },
+    invokers: {},
+    logger: pino({ level: 'silent' }),
+    registry: new Registry(),
+    isReady: () => isReady,
+    onFailure: (error) => failures.push(error),
+  };
+  return { options, failures, setReady: (ready: boolean) => (isReady = ready) };
+}
+
+describe('the HTTP thread (startHttpEdge)', () => {
+  let listener: ServiceListener | undefined;
+  afterEach(async () => {
+    await listener?.close();
+    listener = undefined;
+  });
+
+  it("answers /healthz with the main thread's readiness, asked on every call", async () => {
+    const edge = edgeOptions();
+    listener = await startHttpEdge(edge.options);
+    expect((await fetch(`${listener.url}/healthz`)).status).toBe(200);
+    edge.setReady(false);
+    const answer = await fetch(`${listener.url}/healthz`);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({ is_ready: false });
+  });
+
+  it('fails to start with the error of a surface that cannot be loaded', async () => {
+    const edge = edgeOptions({ surfaceModule: join(FIXTURES, 'failing-edge-surface') });
+    await expect(startHttpEdge(edge.options)).rejects.toThrow('the surface could not be loaded');
+  });
+
+  it('fails to start on a port in use, saying so', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = (taken.address() as { port: number }).port;
+      const edge = edgeOptions({ port });
+      await expect(startHttpEdge(edge.options)).rejects.toThrow(
+        `port ${port} on 127.0.0.1 is already in use`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
+  it('reports a thread that dies while serving, and not one closed on purpose', async () => {
+    const dying = edgeOptions();
+    const dyingListener = await startHttpEdge(dying.options);
+    await fetch(`${dyingListener.url}/test-exit`).catch(() => undefined);
+    const deadline = Date.now() + 5_000;
+    while (dying.failures.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(dying.failures.map((error) => error.message)).toEqual([
+      'the HTTP thread exited with code 3',
+    ]);
+    await dyingListener.close().catch(() => undefined);
+
+    const closing = edgeOptions();
+    await (await startHttpEdge(closing.options)).close();
+    expect(closing.failures).toEqual([]);
+  });
+});
