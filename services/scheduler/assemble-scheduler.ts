@@ -7,7 +7,7 @@ import { DownloaderClient } from '../../generated/downloader';
 import { createSchedulerRouter } from '../../generated/scheduler';
 import openApiDocument from '../../generated/scheduler/openapi.json';
 import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
-import type { ServiceDefinition } from '../common/service-host/run-service';
+import type { ServedContract, ServiceDefinition } from '../common/service-host/run-service';
 import { storageBackendSettingsFromEnvironment } from '../common/storage/open-storage-backend';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { openServiceKeyspace } from '../common/storage/service-keyspace';
@@ -99,16 +99,18 @@ export function schedulerServiceDefinition(
         throw error;
       }
       const handlers = createSchedulerHandlers({ config, logger, frontier });
-      return {
-        contractRouter: createSchedulerRouter(handlers, routerOptions),
-        addExtraRoutes: addOperatorPageRoutes,
-        httpEdge: values.isHttpThreaded
-          ? {
+      const servedContract: ServedContract = values.isHttpThreaded
+        ? {
+            httpEdge: {
               surfaceModule: HTTP_EDGE_SURFACE,
               // The generated handler interface, keyed by operationId as the thread forwards.
               invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
-            }
-          : undefined,
+            },
+          }
+        : { contractRouter: createSchedulerRouter(handlers, routerOptions) };
+      return {
+        ...servedContract,
+        addExtraRoutes: addOperatorPageRoutes,
         start: async () => {
           frontier.startBackgroundWork();
           if (values.backgroundThreadNiceness > 0) {

@@ -26,9 +26,28 @@ export interface ServiceEnvironment<Definitions extends SettingDefinitions = Set
   routerOptions: ContractRouterOptions;
 }
 
-/** What a service hands back: its router, optional pages, and its lifecycle. */
-export interface ServiceAssembly {
-  contractRouter: Router;
+/** Where a service's contract is served: on the event loop, or on an HTTP thread (http-edge.ts). */
+export type ServedContract =
+  | {
+      /** The generated contract router, served on the event loop. */
+      contractRouter: Router;
+      httpEdge?: undefined;
+    }
+  | {
+      contractRouter?: undefined;
+      /**
+       * Serve HTTP on a thread of its own: the module exporting the thread's `httpEdgeSurface`,
+       * and the handlers its operations are forwarded to. The thread builds the contract router
+       * (and checks the contract at its start); the event loop builds none.
+       */
+      httpEdge: {
+        surfaceModule: string;
+        invokers: Readonly<Record<string, OperationInvoker>>;
+      };
+    };
+
+/** What a service hands back: its contract, optional pages, and its lifecycle. */
+export type ServiceAssembly = ServedContract & {
   addExtraRoutes?: (app: Express) => void;
   /** Starts background work (loops, sweepers) once the HTTP server listens. */
   start?: () => Promise<void>;
@@ -36,15 +55,7 @@ export interface ServiceAssembly {
   stop?: () => Promise<void>;
   /** False once the service cannot do its work any more (/healthz then answers 503). */
   isHealthy?: () => boolean;
-  /**
-   * Serve HTTP on a thread of its own (http-edge.ts) instead of this one: the module exporting
-   * the thread's `httpEdgeSurface`, and the handlers the thread's operations are forwarded to.
-   */
-  httpEdge?: {
-    surfaceModule: string;
-    invokers: Readonly<Record<string, OperationInvoker>>;
-  };
-}
+};
 
 export interface ServiceDefinition<Definitions extends SettingDefinitions = SettingDefinitions> {
   serviceName: ServiceName;
@@ -103,6 +114,12 @@ export async function runService<Definitions extends SettingDefinitions>(
   }
 
   const assembly = await definition.assemble(environment);
+  if (assembly.httpEdge && definition.createAuthenticator) {
+    // The thread admits the service's token alone; a service with its own authenticator (the
+    // sampler's consumer tokens) would have its other callers refused there.
+    await assembly.stop?.();
+    throw new Error(`${definition.serviceName}: an HTTP thread cannot use its own authenticator`);
+  }
   let isReady = false;
   const startedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const isServing = () => isReady && (assembly.isHealthy?.() ?? true);
