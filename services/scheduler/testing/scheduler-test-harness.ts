@@ -60,8 +60,10 @@ export async function startTestScheduler(
     ],
     {
       SCHEDULER_TOKEN: TEST_SCHEDULER_TOKEN,
-      // Lets a run of the suites choose where url_task lives (`auto` unset: in memory on LMDB).
+      // Lets a run of the suites choose where url_task lives (`auto` unset: in memory on LMDB)
+      // and where HTTP is served (unset: on a thread of its own); a test's flags come first.
       SCHEDULER_RESIDENT_URL_TASKS: process.env.SCHEDULER_RESIDENT_URL_TASKS,
+      SCHEDULER_HTTP_THREAD: process.env.SCHEDULER_HTTP_THREAD,
       ...options.environment,
     },
     { clock: options.clock, wrapBackend: options.wrapBackend },
