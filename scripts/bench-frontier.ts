@@ -33,7 +33,11 @@
  * BENCH_FRONTIER_WARMUP_URLS (20000, unmeasured, before the first row of every scheduler process,
  * and as many jobs of BullMQ's at every stage: the rows measure a process whose hot paths are
  * compiled, as in production, not its first seconds — with 2,000, V8's helper threads still spent
- * ~70 % of their time in TurboFan through the first 40,000 URLs, docs/frontier-performance.md), BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
+ * ~70 % of their time in TurboFan through the first 40,000 URLs, docs/frontier-performance.md),
+ * BENCH_FRONTIER_TIKV_WARMUP_URLS (2000 for the TiKV double's stage: its rows are bound by the
+ * double, which runs in this process and slows as its history grows — after 20,000 URLs of
+ * warm-up its 10k rows measured 0.46–0.65 of those after 2,000, with the HTTP thread on or off),
+ * BENCH_FRONTIER_LINKS_PER_PAGE (5), BENCH_FRONTIER_TIKV_STAGES (10000; empty: skip),
  * BENCH_FRONTIER_KILL_CHECK (1; 0: skip), BENCH_FRONTIER_PROFILED_URLS (20000),
  * BENCH_FRONTIER_RUN_FROM (dist: the scheduler built first and started from dist/, as `make run`
  * starts it; source: its TypeScript through tsx, as the tests run it).
@@ -83,6 +87,7 @@ const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
 const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
 const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 20_000);
+const TIKV_WARMUP_URLS = Number(process.env.BENCH_FRONTIER_TIKV_WARMUP_URLS ?? 2_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
 const ROUNDS = roundCountOf(process.env);
@@ -199,6 +204,7 @@ async function main(): Promise<number> {
       sourceRoot,
       isProfiled: isLargest,
       rounds: ROUNDS,
+      warmupUrls: WARMUP_URLS,
       warmPeer: async (workerCount, jobCount) => {
         // In parts of a row's size at most: the queue holds the stage's jobs, topped up after each.
         let warmedCount = 0;
@@ -277,6 +283,8 @@ async function growAndMeasureStage(options: {
   isProfiled?: boolean;
   /** Runs of each row (row-rounds.ts). */
   rounds: number;
+  /** URLs leased and reported before the first row, not measured. */
+  warmupUrls: number;
   /** The peer's run at a worker count, measured right after the scheduler's of the same round. */
   measurePeer?: (workerCount: number, round: number) => Promise<LoadMeasurement>;
   /** The peer's warm-up, as long as the scheduler's and right after it (not measured). */
@@ -308,12 +316,12 @@ async function growAndMeasureStage(options: {
       `  known URLs read in the background in ${knownUrlLoadSeconds.toFixed(2)} s (serving meanwhile)`,
     );
     const load = loadAgainst(scheduler, { corpus, frontierSize: options.size, budget });
-    if (WARMUP_URLS > 0 && WORKER_COUNTS.length > 0) {
-      const warmup = await load(WORKER_COUNTS[0], WARMUP_URLS);
+    if (options.warmupUrls > 0 && WORKER_COUNTS.length > 0) {
+      const warmup = await load(WORKER_COUNTS[0], options.warmupUrls);
       log(
         `  warm-up (not measured): ${warmup.processedCount} URLs at ${warmup.urlsPerSecond.toFixed(0)} URLs/s`,
       );
-      await options.warmPeer?.(WORKER_COUNTS[0], WARMUP_URLS);
+      await options.warmPeer?.(WORKER_COUNTS[0], options.warmupUrls);
     }
     const schedulerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
     const peerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
@@ -438,6 +446,7 @@ async function benchTikvDouble(sourceRoot: string): Promise<{ rows: Row[]; stage
         environment,
         // No peer to alternate with, and its rows move less than the LMDB ones: once.
         rounds: 1,
+        warmupUrls: TIKV_WARMUP_URLS,
       });
       frontierSize = size;
       rows.push(...stage.rows);
