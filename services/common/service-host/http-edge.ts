@@ -50,9 +50,13 @@ export async function startHttpEdge(options: HttpEdgeOptions): Promise<ServiceLi
   if (listening.threadId !== null) markForegroundThread(listening.threadId);
 
   let isClosing = false;
+  let hasFailed = false;
+  // A thread that throws emits 'error', then 'exit': one failure.
   const fail = (error: Error) => {
     calls.failAll(error);
-    if (!isClosing) options.onFailure(error);
+    if (isClosing || hasFailed) return;
+    hasFailed = true;
+    options.onFailure(error);
   };
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the HTTP thread exited with code ${code}`)));

@@ -38,7 +38,8 @@ export type ServedContract =
       /**
        * Serve HTTP on a thread of its own: the module exporting the thread's `httpEdgeSurface`,
        * and the handlers its operations are forwarded to. The thread builds the contract router
-       * (and checks the contract at its start); the event loop builds none.
+       * (and checks the contract at its start); the event loop builds none. The thread serves its
+       * surface's API document and extra routes (`addExtraRoutes` is for the event loop's app).
        */
       httpEdge: {
         surfaceModule: string;
@@ -142,7 +143,13 @@ export async function runService<Definitions extends SettingDefinitions>(
         isReady: isServing,
         onFailure: (error) => {
           logger.error({ err: error }, 'the HTTP thread failed; stopping');
-          void shutdown('HTTP thread failed').finally(() => process.exit(1));
+          void shutdown('HTTP thread failed').then(
+            () => process.exit(1),
+            (stopError: unknown) => {
+              logger.error({ err: stopError, reason: 'HTTP thread failed' }, 'shutdown failed');
+              process.exit(1);
+            },
+          );
         },
       })
     : await listenInProcess(
