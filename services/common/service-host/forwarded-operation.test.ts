@@ -1,4 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
+import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
 import pino from 'pino';
 import { ContractError } from '../contract-runtime/contract-error';
 import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
@@ -11,16 +12,10 @@ import {
   type ForwardedOutcome,
 } from './forwarded-operation';
 
+/** An operation of the scheduler's contract under another name (only the name is forwarded). */
 const definitionOf = (operationId: string): OperationDefinition => ({
+  ...schedulerOperationDefinitions[0],
   operationId,
-  method: 'POST',
-  path: `/v1/${operationId}`,
-  securitySchemes: ['serviceToken'],
-  queryParameterNames: [],
-  pathParameterNames: [],
-  hasRequestBody: true,
-  successStatus: 200,
-  retryPolicy: 'bounded',
 });
 
 /**

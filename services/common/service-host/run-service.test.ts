@@ -28,16 +28,8 @@ describe('runService', () => {
         },
       }),
     };
-    const argv = [
-      'node',
-      'sampler',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDirectory,
-    ];
+    // The refusal comes before anything listens: no host or port is needed.
+    const argv = ['node', 'sampler', '--data-dir', dataDirectory];
     await expect(
       runService(definition, argv, {
         SAMPLER_TOKEN: 'run-service-test-token-0123',
