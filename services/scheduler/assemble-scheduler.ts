@@ -5,7 +5,6 @@ import { downloaderContract } from '../common/peers/peer-contracts';
 import { join } from 'node:path';
 import { DownloaderClient } from '../../generated/downloader';
 import { createSchedulerRouter } from '../../generated/scheduler';
-import openApiDocument from '../../generated/scheduler/openapi.json';
 import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
 import type { ServedContract, ServiceDefinition } from '../common/service-host/run-service';
 import { storageBackendSettingsFromEnvironment } from '../common/storage/open-storage-backend';
@@ -25,7 +24,7 @@ import {
 } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
-import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
+import { httpEdgeSurface } from './scheduler-http-edge';
 import {
   frontierSettingsOf,
   SCHEDULER_SETTINGS,
@@ -52,7 +51,7 @@ export function schedulerServiceDefinition(
 ): ServiceDefinition<typeof SCHEDULER_SETTINGS> {
   return {
     serviceName: 'scheduler',
-    apiDocument: openApiDocument,
+    apiDocument: httpEdgeSurface.apiDocument,
     settingDefinitions: SCHEDULER_SETTINGS,
     assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
       const storage = await openSchedulerStorage(
@@ -110,7 +109,8 @@ export function schedulerServiceDefinition(
         : { contractRouter: createSchedulerRouter(handlers, routerOptions) };
       return {
         ...servedContract,
-        addExtraRoutes: addOperatorPageRoutes,
+        // The same pages whichever thread serves HTTP: the surface declares them once.
+        addExtraRoutes: httpEdgeSurface.addExtraRoutes,
         start: async () => {
           frontier.startBackgroundWork();
           if (values.backgroundThreadNiceness > 0) {

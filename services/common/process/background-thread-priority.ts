@@ -13,9 +13,10 @@ export function markForegroundThread(threadId: number): void {
 }
 
 /**
- * Gives every thread of this process but the main one and those marked foreground the niceness `niceness` (when it has less),
- * and answers how many it changed. On Linux a thread id is a valid target of setpriority(2), and
- * raising one's own niceness needs no privilege. Elsewhere (no /proc) it changes nothing.
+ * Gives every thread of this process but the main one and those marked foreground (an HTTP
+ * thread) the niceness `niceness` (when it has less), and answers how many it changed. On Linux
+ * a thread id is a valid target of setpriority(2), and raising one's own niceness needs no
+ * privilege. Elsewhere (no /proc) it changes nothing.
  *
  * Why: a service whose event loop bounds its throughput shares the cores with its own helper
  * threads — libuv's pool (LMDB's writer, file syncs), V8's GC helpers, worker threads. On the

@@ -5,9 +5,9 @@ import { ContractError } from '../contract-runtime/contract-error';
 import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
 import type { OperationDefinition } from '../contract-runtime/operation-definition';
 import { ThreadCalls } from '../process/thread-calls';
+import { EDGE_CALLS } from './http-edge-protocol';
 import {
   forwardingInvokers,
-  INVOKE_CALL,
   operationDispatcher,
   type ForwardedOutcome,
 } from './forwarded-operation';
@@ -26,9 +26,9 @@ function forwardedThroughChannel(handlers: Record<string, OperationInvoker>) {
   const channel = new MessageChannel();
   const mainThread = new ThreadCalls(channel.port1);
   const httpThread = new ThreadCalls(channel.port2);
-  mainThread.handle(INVOKE_CALL, operationDispatcher(handlers, pino({ level: 'silent' })));
+  mainThread.handle(EDGE_CALLS.invoke, operationDispatcher(handlers, pino({ level: 'silent' })));
   const invokers = forwardingInvokers(Object.keys(handlers).map(definitionOf), (call) =>
-    httpThread.call<ForwardedOutcome>(INVOKE_CALL, call),
+    httpThread.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
   );
   return { invokers, close: () => channel.port1.close() };
 }

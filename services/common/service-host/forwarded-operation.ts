@@ -43,8 +43,6 @@ export type ForwardedOutcome =
     }
   | { kind: 'fault'; name: string; message: string; stack: string | undefined };
 
-export const INVOKE_CALL = 'invoke';
-
 /**
  * The main thread's side: runs the handler of a forwarded call with a request logger of its own,
  * and answers how it ended. Never rejects: a handler's failure is part of the outcome.

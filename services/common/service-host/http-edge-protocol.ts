@@ -23,8 +23,10 @@ export interface HttpEdgeListening {
   threadId: number | null;
 }
 
-/** The calls between the main thread and its HTTP thread (thread-calls.ts), besides operations. */
+/** The calls between the main thread and its HTTP thread (thread-calls.ts). */
 export const EDGE_CALLS = {
+  /** A contract operation, forwarded to its handler (forwarded-operation.ts). */
+  invoke: 'invoke',
   isReady: 'is_ready',
   metrics: 'metrics',
   close: 'close',

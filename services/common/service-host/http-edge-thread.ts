@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../contract-runtime/openapi-document';
 import { createLogger } from '../logging/create-logger';
 import { ThreadCalls } from '../process/thread-calls';
 import { createServiceApp } from './create-service-app';
-import { forwardingInvokers, INVOKE_CALL, type ForwardedOutcome } from './forwarded-operation';
+import { forwardingInvokers, type ForwardedOutcome } from './forwarded-operation';
 import type { HttpEdgeSurface } from './http-edge-surface';
 import { listenOn } from './listen-on';
 import {
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       document: surface.apiDocument as unknown as OpenApiDocument,
       definitions: surface.operationDefinitions,
       invokers: forwardingInvokers(surface.operationDefinitions, (call) =>
-        calls.call<ForwardedOutcome>(INVOKE_CALL, call),
+        calls.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
       ),
     },
     {

@@ -5,7 +5,7 @@ import type { OperationInvoker } from '../contract-runtime/contract-router';
 import { markForegroundThread } from '../process/background-thread-priority';
 import { ThreadCalls } from '../process/thread-calls';
 import { startWorkerThread } from '../process/worker-thread-entry';
-import { INVOKE_CALL, operationDispatcher } from './forwarded-operation';
+import { operationDispatcher } from './forwarded-operation';
 import { EDGE_CALLS, type HttpEdgeListening, type HttpEdgeThreadData } from './http-edge-protocol';
 import type { ServiceListener } from './service-listener';
 
@@ -31,7 +31,7 @@ export interface HttpEdgeOptions {
 export async function startHttpEdge(options: HttpEdgeOptions): Promise<ServiceListener> {
   const worker = startWorkerThread(EDGE_THREAD_ENTRY, { workerData: options.data });
   const calls = new ThreadCalls(worker);
-  calls.handle(INVOKE_CALL, operationDispatcher(options.invokers, options.logger));
+  calls.handle(EDGE_CALLS.invoke, operationDispatcher(options.invokers, options.logger));
   calls.handle(EDGE_CALLS.isReady, () => options.isReady());
   calls.handle(EDGE_CALLS.metrics, () => options.registry.getMetricsAsJSON());
   let listening: HttpEdgeListening;

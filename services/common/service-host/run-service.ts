@@ -124,6 +124,8 @@ export async function runService<Definitions extends SettingDefinitions>(
   let isReady = false;
   const startedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const isServing = () => isReady && (assembly.isHealthy?.() ?? true);
+  // Assigned below. Should the HTTP thread fail before (during `start`), the process exits without
+  // the graceful stop, as after a crash: what was acknowledged is in the journal already.
   let shutdown: (reason: string) => Promise<void> = async () => undefined;
   const listener: ServiceListener = assembly.httpEdge
     ? await startHttpEdge({
