@@ -16,7 +16,7 @@ import { listenOnLoopback } from '../testing/listen-on-loopback';
 import type { CallerIdentity, TokenAuthenticator } from './caller-identity';
 import { ContractError, notImplemented } from './contract-error';
 import { ContractMetrics } from './contract-metrics';
-import type { ContractRouterOptions } from './contract-router';
+import type { ContractRouterOptions, OperationInput } from './contract-router';
 
 const serviceToken = 'service-token-0123456789';
 const consumerToken = 'consumer-token-0123456789';
@@ -313,6 +313,42 @@ describe('generated router: validation', () => {
     expect(server.logLines()).toContainEqual(
       expect.objectContaining({ field: 'leaseTtlSeconds', level: 20 }),
     );
+  });
+
+  it('offers the received JSON text when it is exactly the checked body, and not otherwise', async () => {
+    const report = { lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] };
+    // Not in the typed inputs: only a forwarder reads it (forwarded-operation.ts).
+    const readBodyJsonOf = (index: number) =>
+      (reportInputs[index] as unknown as OperationInput).readBodyJson;
+    const post = (body: string, contentType = 'application/json') =>
+      fetch(`${server.url}/v1/report`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': contentType },
+        body,
+      });
+    // Spaced out: the text handed on is the one received, not the body written out again.
+    const received = JSON.stringify(report, null, 2);
+    expect((await post(received)).status).toBe(200);
+    expect(readBodyJsonOf(0)?.()).toBe(received);
+
+    // contract-gate-ignore-next-line: a drifted name on purpose, dropped from the body
+    expect((await post(JSON.stringify({ ...report, leaseTtlSeconds: 30 }))).status).toBe(200);
+    expect(readBodyJsonOf(1)).toBeUndefined();
+    // A byte-order mark, which body-parser drops and JSON.parse would not read.
+    expect((await post(`\ufeff${received}`)).status).toBe(200);
+    expect(reportInputs[2].body).toEqual(report);
+    expect(readBodyJsonOf(2)).toBeUndefined();
+    expect(
+      (
+        await fetch(`${server.url}/v1/report`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json; charset=utf-16le' },
+          body: Buffer.from(received, 'utf16le'),
+        })
+      ).status,
+    ).toBe(200);
+    expect(reportInputs[3].body).toEqual(report);
+    expect(readBodyJsonOf(3)).toBeUndefined();
   });
 
   it('answers 413 payload_too_large above the body limit', async () => {

@@ -26,6 +26,7 @@ import { sendErrorBody } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 import type { RequestMeta } from './request-meta';
+import { declaresDefault } from './schema-default-finder';
 import { findUnknownFields } from './unknown-field-finder';
 
 /** The typed input a handler receives (the generated code narrows it per operation). */
@@ -33,6 +34,12 @@ export interface OperationInput {
   query: Record<string, unknown>;
   path: Record<string, unknown>;
   body: unknown;
+  /**
+   * The body's JSON text as received, when it holds exactly `body` — no unknown field was dropped
+   * and the schema fills in no default — so that a forwarder may pass the text on instead of
+   * writing `body` out again (forwarded-operation.ts). Read only when asked.
+   */
+  readBodyJson?: () => string;
   meta: RequestMeta;
 }
 
@@ -67,7 +74,10 @@ export function createContractRouter(
   const validators = new ContractValidators(specification.document, options.serviceName);
   const fieldPicker = new ContractFieldPicker(specification.document);
   const router = express.Router();
-  const parseJsonBody = express.json({ limit: options.bodyLimit ?? '10mb' });
+  const parseJsonBody = express.json({
+    limit: options.bodyLimit ?? '10mb',
+    verify: keepReceivedUtf8Body,
+  });
 
   const methodsByPath = new Map<string, string[]>();
   for (const definition of specification.definitions) {
@@ -96,7 +106,11 @@ export function createContractRouter(
     const invoker = specification.invokers[definition.operationId];
     if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
     const pickBody = bodyPickerOf(specification.document, fieldPicker, definition);
-    const operation = { definition, invoker, pickBody };
+    const bodyCheck = validators.requestBody(definition);
+    const isBodyFilledIn =
+      bodyCheck !== null &&
+      declaresDefault(bodyCheck.schema, (reference) => validators.resolveReference(reference));
+    const operation = { definition, invoker, pickBody, isBodyFilledIn };
     const register = lowercaseMethods[definition.method];
     router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
       handleOperation(operation, validators, options, parseJsonBody, request, response),
@@ -125,16 +139,35 @@ interface RoutedOperation {
   definition: OperationDefinition;
   invoker: OperationInvoker;
   pickBody: FieldPicker<unknown> | undefined;
+  /** Whether its body's schema declares a default, which the check may fill into a body. */
+  isBodyFilledIn: boolean;
+}
+
+/**
+ * Request bodies as received, by request, while they are UTF-8 without a byte-order mark — the
+ * text then is what JSON.parse read (body-parser decodes other charsets and drops the mark).
+ */
+const receivedUtf8Bodies = new WeakMap<object, Buffer>();
+
+function keepReceivedUtf8Body(
+  request: object,
+  _response: unknown,
+  body: Buffer,
+  encoding: string,
+): void {
+  const hasByteOrderMark = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  if (encoding === 'utf-8' && !hasByteOrderMark) receivedUtf8Bodies.set(request, body);
 }
 
 async function handleOperation(
-  { definition, invoker, pickBody }: RoutedOperation,
+  operation: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
   parseJsonBody: express.RequestHandler,
   request: Request,
   response: Response,
 ): Promise<void> {
+  const { definition, invoker } = operation;
   const startedAt = process.hrtime.bigint();
   const requestId = readRequestId(request);
   response.setHeader('X-Request-Id', requestId);
@@ -144,7 +177,7 @@ async function handleOperation(
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
     const caller = await authenticateCaller(definition, options.authenticate, request);
     if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
-    const input = validateInput(definition, pickBody, validators, options, request, log);
+    const input = validateInput(operation, validators, options, request, log);
     const result = await invoker({ ...input, meta: { requestId, caller, log } });
     if (options.shouldValidateResponses) {
       assertResponseMatches(definition, validators, definition.successStatus, result);
@@ -202,8 +235,7 @@ async function authenticateCaller(
  * of nested results and links that nearly every request can skip.
  */
 function validateInput(
-  definition: OperationDefinition,
-  pickBody: FieldPicker<unknown> | undefined,
+  { definition, pickBody, isBodyFilledIn }: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
   request: Request,
@@ -249,6 +281,10 @@ function validateInput(
       throw badRequest(code, failure.message);
     }
     if (unknownFields.length > 0 && pickBody !== undefined) body = pickBody(body);
+    const received = receivedUtf8Bodies.get(request);
+    if (unknownFields.length === 0 && !isBodyFilledIn && received !== undefined) {
+      return { query, path, body, readBodyJson: () => received.toString('utf8') };
+    }
   }
   return { query, path, body };
 }
