@@ -24,6 +24,7 @@ import {
 } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
+import { knownUrlTableMessage } from './frontier/thread-link-preparation';
 import { httpEdgeSurface } from './scheduler-http-edge';
 import {
   frontierSettingsOf,
@@ -104,6 +105,9 @@ export function schedulerServiceDefinition(
               surfaceModule: HTTP_EDGE_SURFACE,
               // The generated handler interface, keyed by operationId as the thread forwards.
               invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
+              // The surface prepares reports' links against the frontier's known URLs.
+              shareWithThread: (post) =>
+                frontier.watchKnownUrlTables((table) => post(knownUrlTableMessage(table))),
             },
           }
         : { contractRouter: createSchedulerRouter(handlers, routerOptions) };

@@ -372,8 +372,9 @@ describe('rules, seeds, links and domain candidates', () => {
         { url: 'https://static.example/page', reject_reason: 'domain_excluded' },
       ]);
       expect(reseeded.accepted_count).toBe(1);
-      // The links went through the link-preparation thread, which is still working (a thread
-      // that failed would have handed them to the main thread and shown 0 here).
+      // The link-preparation thread is still working (one that failed would have handed its work
+      // to the main thread and shown 0 here): it prepared the links with --http-thread off, and
+      // stands by for the HTTP thread's preparation, which prepared them with it on.
       const metrics = await (await fetch(`${scheduler.url}/metrics`)).text();
       expect(metrics).toMatch(/^scheduler_link_preparation_thread_count 1$/m);
     });

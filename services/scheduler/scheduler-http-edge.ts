@@ -1,16 +1,24 @@
 import { schedulerOperationDefinitions } from '../../generated/scheduler/router';
 import openApiDocument from '../../generated/scheduler/openapi.json';
 import type { HttpEdgeSurface } from '../common/service-host/http-edge-surface';
+import { ThreadLinkPreparation } from './frontier/thread-link-preparation';
 import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
+
+/** On the HTTP thread: a report's links, prepared before it is forwarded. */
+const linkPreparation = new ThreadLinkPreparation();
 
 /**
  * The scheduler's HTTP surface: its contract and the static operator page, served on the HTTP
  * thread (--http-thread on, every operation forwarded to the frontier on the main thread) or on
- * the event loop (off; assemble-scheduler.ts takes its pages from here). Loaded on that thread: it
- * imports nothing of the frontier.
+ * the event loop (off; assemble-scheduler.ts takes its pages from here). Loaded on that thread: of
+ * the frontier it imports only the pure link preparation, which turns a report's links into what
+ * the main thread would otherwise have a link-preparation thread make (thread-link-preparation.ts),
+ * with the known-URL tables the main thread shares.
  */
 export const httpEdgeSurface: HttpEdgeSurface = {
   apiDocument: openApiDocument,
   operationDefinitions: schedulerOperationDefinitions,
   addExtraRoutes: addOperatorPageRoutes,
+  prepareOperations: { reportLease: (body) => linkPreparation.prepareReport(body) },
+  receive: (message) => linkPreparation.receive(message),
 };

@@ -40,6 +40,12 @@ export interface OperationInput {
    * writing `body` out again (forwarded-operation.ts). Read only when asked.
    */
   readBodyJson?: () => string;
+  /**
+   * What the HTTP thread's surface worked out from the checked body before forwarding the call
+   * (HttpEdgeSurface.prepareOperations), or undefined: served on the event loop, or nothing to
+   * prepare. A handler uses it in place of its own work, never instead of the body.
+   */
+  preparedOnThread?: unknown;
   meta: RequestMeta;
 }
 

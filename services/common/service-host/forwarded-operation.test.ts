@@ -22,13 +22,18 @@ const definitionOf = (operationId: string): OperationDefinition => ({
  * Handlers on one side of a real message channel, the forwarding invokers on the other: what the
  * HTTP thread's router calls and what the main thread runs, with structured clones between.
  */
-function forwardedThroughChannel(handlers: Record<string, OperationInvoker>) {
+function forwardedThroughChannel(
+  handlers: Record<string, OperationInvoker>,
+  prepareOperations?: Record<string, (body: unknown) => unknown>,
+) {
   const channel = new MessageChannel();
   const mainThread = new ThreadCalls(channel.port1);
   const httpThread = new ThreadCalls(channel.port2);
   mainThread.handle(EDGE_CALLS.invoke, operationDispatcher(handlers, pino({ level: 'silent' })));
-  const invokers = forwardingInvokers(Object.keys(handlers).map(definitionOf), (call) =>
-    httpThread.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
+  const invokers = forwardingInvokers(
+    Object.keys(handlers).map(definitionOf),
+    (call) => httpThread.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
+    prepareOperations,
   );
   return { invokers, close: () => channel.port1.close() };
 }
@@ -90,6 +95,30 @@ describe('forwarded operations', () => {
     }
   });
 
+  it("hand an operation's handler what the thread prepared from its body, and others nothing", async () => {
+    const seen: unknown[] = [];
+    const { invokers, close } = forwardedThroughChannel(
+      {
+        submit: async (input) => {
+          seen.push(input.preparedOnThread);
+          return {};
+        },
+        other: async (input) => {
+          seen.push(input.preparedOnThread);
+          return {};
+        },
+      },
+      { submit: (body) => ({ itemCount: (body as { items: unknown[] }).items.length }) },
+    );
+    try {
+      await invokers.submit(inputOf({ items: ['x', 'y'] }));
+      await invokers.other(inputOf({ items: ['x'] }));
+      expect(seen).toEqual([{ itemCount: 2 }, undefined]);
+    } finally {
+      close();
+    }
+  });
+
   it('answer a contract error as the same ContractError, details included', async () => {
     const { invokers, close } = forwardedThroughChannel({
       busy: async () => {
@@ -137,6 +166,7 @@ describe('forwarded operations', () => {
       query: {},
       path: {},
       bodyJson: undefined,
+      preparedOnThread: undefined,
       requestId: 'r-2',
       caller: null,
     });

@@ -22,6 +22,8 @@ export interface ForwardedCall {
    * back, as JSON 5.9 (a scratch loop over bench:frontier's reports of 50 results).
    */
   bodyJson: string | undefined;
+  /** What the surface prepared from the body (HttpEdgeSurface.prepareOperations), if anything. */
+  preparedOnThread: unknown;
   requestId: string;
   caller: CallerIdentity | null;
 }
@@ -51,13 +53,14 @@ export function operationDispatcher(
   invokers: Readonly<Record<string, OperationInvoker>>,
   logger: Logger,
 ): (call: ForwardedCall) => Promise<ForwardedOutcome> {
-  return async ({ operationId, query, path, bodyJson, requestId, caller }) => {
+  return async ({ operationId, query, path, bodyJson, preparedOnThread, requestId, caller }) => {
     try {
       const body: unknown = bodyJson === undefined ? undefined : JSON.parse(bodyJson);
       const invoker = invokers[operationId];
       if (invoker === undefined) throw new Error(`no handler for operation ${operationId}`);
       const log = logger.child({ request_id: requestId, operation: operationId });
-      const result = await invoker({ query, path, body, meta: { requestId, caller, log } });
+      const meta = { requestId, caller, log };
+      const result = await invoker({ query, path, body, preparedOnThread, meta });
       return { kind: 'result', result };
     } catch (error) {
       if (error instanceof ContractError) {
@@ -77,21 +80,25 @@ export function operationDispatcher(
 
 /**
  * The HTTP thread's side: an invoker per operation of `definitions` that sends the checked input
- * through `send` and answers as the handler did — its result, or the same ContractError, or an
- * error carrying the fault's own stack (which the router logs with the 500 it answers).
+ * — with what `prepareOperations` makes of its body — through `send` and answers as the handler
+ * did: its result, or the same ContractError, or an error carrying the fault's own stack (which
+ * the router logs with the 500 it answers).
  */
 export function forwardingInvokers(
   definitions: readonly OperationDefinition[],
   send: (call: ForwardedCall) => Promise<ForwardedOutcome>,
+  prepareOperations: Readonly<Record<string, (body: unknown) => unknown>> = {},
 ): Record<string, OperationInvoker> {
   const invokers: Record<string, OperationInvoker> = {};
   for (const { operationId } of definitions) {
+    const prepare = prepareOperations[operationId];
     invokers[operationId] = async ({ query, path, body, readBodyJson, meta }: OperationInput) =>
       outcomeValue(
         await send({
           operationId,
           query,
           path,
+          preparedOnThread: prepare === undefined ? undefined : prepare(body),
           // The text received, when it is the checked body: writing a report of 50 results out
           // again was 8.7 % of the HTTP thread's time (a 100k profile of bench:frontier's load).
           bodyJson: body === undefined ? undefined : (readBodyJson?.() ?? JSON.stringify(body)),

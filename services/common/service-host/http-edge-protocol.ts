@@ -32,4 +32,6 @@ export const EDGE_CALLS = {
   close: 'close',
   closeAllConnections: 'close_all_connections',
   listening: 'listening',
+  /** Main thread → HTTP thread: something the service shares with its surface (`receive`). */
+  surfaceMessage: 'surface_message',
 } as const;

@@ -32,14 +32,18 @@ async function main(): Promise<void> {
   const calls = new ThreadCalls(parentPort as NonNullable<typeof parentPort>);
   const surface = (require(data.surfaceModule) as { httpEdgeSurface: HttpEdgeSurface })
     .httpEdgeSurface;
+  // Before 'listening': the main thread shares with the surface from then on.
+  calls.handle(EDGE_CALLS.surfaceMessage, (message: unknown) => surface.receive?.(message));
   const logger = createLogger(data.serviceName, data.logLevel);
   const registry = new Registry();
   const contractRouter = createContractRouter(
     {
       document: surface.apiDocument as unknown as OpenApiDocument,
       definitions: surface.operationDefinitions,
-      invokers: forwardingInvokers(surface.operationDefinitions, (call) =>
-        calls.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
+      invokers: forwardingInvokers(
+        surface.operationDefinitions,
+        (call) => calls.call<ForwardedOutcome>(EDGE_CALLS.invoke, call),
+        surface.prepareOperations,
       ),
     },
     {

@@ -18,6 +18,8 @@ export interface HttpEdgeOptions {
   logger: Logger;
   registry: Registry;
   isReady: () => boolean;
+  /** Called once the thread listens, with a way to send its surface messages (`receive`). */
+  shareWithThread?: (post: (message: unknown) => void) => void;
   /** The thread died while serving (not while closing): the service cannot answer any more. */
   onFailure: (error: Error) => void;
 }
@@ -48,6 +50,7 @@ export async function startHttpEdge(options: HttpEdgeOptions): Promise<ServiceLi
     throw error;
   }
   if (listening.threadId !== null) markForegroundThread(listening.threadId);
+  options.shareWithThread?.((message) => calls.notify(EDGE_CALLS.surfaceMessage, message));
 
   let isClosing = false;
   let hasFailed = false;

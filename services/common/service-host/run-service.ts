@@ -44,6 +44,8 @@ export type ServedContract =
       httpEdge: {
         surfaceModule: string;
         invokers: Readonly<Record<string, OperationInvoker>>;
+        /** Called once the thread listens: `post` sends its surface a message (`receive`). */
+        shareWithThread?: (post: (message: unknown) => void) => void;
       };
     };
 
@@ -140,6 +142,7 @@ export async function runService<Definitions extends SettingDefinitions>(
           startedAt,
         },
         invokers: assembly.httpEdge.invokers,
+        shareWithThread: assembly.httpEdge.shareWithThread,
         logger,
         registry,
         isReady: isServing,

@@ -7,6 +7,7 @@ import {
   type FrontierParts,
 } from './assemble-frontier';
 import type { UrlTaskDocument } from './frontier-documents';
+import type { KnownUrlTable } from './known-url-set';
 import { FRONTIER_RUNTIME_KEY } from './frontier-tables';
 import { FRONTIER_LAYOUT_VERSION, rebuildFrontierMemory } from './frontier-startup';
 import type { LeaseRequest } from './lease-issuer';
@@ -144,14 +145,24 @@ export class Frontier {
     return !this.parts.mutator.hasFailed;
   }
 
+  /**
+   * Calls `listener` with every table of the known-URL set, those it has now first, so that a
+   * reader on another thread answers what the set holds (KnownUrlReader): the link-preparation
+   * threads have them already; the HTTP thread asks here.
+   */
+  watchKnownUrlTables(listener: (table: KnownUrlTable) => void): void {
+    this.parts.store.watchKnownUrlTables(listener);
+  }
+
   async lease(request: LeaseRequest): Promise<LeaseResponse> {
     const response = await this.parts.leaseIssuer.lease(request);
     this.parts.metrics.leasedTasks(response.task_list.length);
     return response;
   }
 
-  async report(request: ReportRequest): Promise<ReportResponse> {
-    const response = await this.parts.reportApplier.report(request);
+  /** `preparedLinks`: its links as the HTTP thread prepared them (LinkIntake.prepare), if it did. */
+  async report(request: ReportRequest, preparedLinks?: string): Promise<ReportResponse> {
+    const response = await this.parts.reportApplier.report(request, preparedLinks);
     this.parts.waiters.notify(); // slots freed, URLs re-queued or discovered
     return response;
   }

@@ -1,5 +1,7 @@
 import { parseFrontierUrl, type FrontierUrl, type UrlListParser } from './frontier-url';
+import { KnownUrlSet } from './known-url-set';
 import { LinkIntake, type LinkOutcome } from './link-intake';
+import { knownUrlTableMessage, ThreadLinkPreparation } from './thread-link-preparation';
 import type { AdmissionRequest, UrlAdmission } from './url-admission';
 import type { ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';
@@ -39,7 +41,22 @@ function recordingAdmission(admitted: AdmissionRequest[]): UrlAdmission {
   } as unknown as UrlAdmission;
 }
 
-async function intakeOf(isKnownLinkDuplicate: boolean) {
+/**
+ * What the HTTP thread makes of a report's links (thread-link-preparation.ts), with the frontier's
+ * known-URL set holding the HELD URLs shared with it as the main thread shares it.
+ */
+function threadPreparationKnowingHeld(): (results: ReportResult[]) => string {
+  const knownUrls = new KnownUrlSet();
+  for (const url of HELD) knownUrls.add((parseFrontierUrl(url) as FrontierUrl).urlHash);
+  const preparation = new ThreadLinkPreparation();
+  knownUrls.watchTables((table) => preparation.receive(knownUrlTableMessage(table)));
+  return (results) => preparation.prepareReport({ result_list: results });
+}
+
+async function intakeOf(
+  isKnownLinkDuplicate: boolean,
+  preparedOnThread?: (results: ReportResult[]) => string,
+) {
   const askedWith: boolean[] = [];
   const admitted: AdmissionRequest[] = [];
   const outcomes = new Map<LinkOutcome, number>();
@@ -50,10 +67,11 @@ async function intakeOf(isKnownLinkDuplicate: boolean) {
     () => isKnownLinkDuplicate,
   );
   // Two pages of one report; both link to the first held URL and to the fresh one.
-  const prepared = await intake.prepare([
+  const results = [
     pageWithLinks('a'.repeat(32), [HELD[0], FRESH, HELD[1]]),
     pageWithLinks('b'.repeat(32), [HELD[0], FRESH]),
-  ]);
+  ];
+  const prepared = await intake.prepare(results, preparedOnThread?.(results));
   await intake.stage({} as WriteBatch, prepared, ['a'.repeat(32), 'b'.repeat(32)], 0);
   return { askedWith, admitted: admitted.map((request) => request.target.url), outcomes };
 }
@@ -74,6 +92,26 @@ describe('LinkIntake', () => {
     expect(admitted.sort()).toEqual([...HELD, FRESH].sort());
     expect(outcomes.get('duplicate_url')).toBeUndefined();
     expect(outcomes.get('queued')).toBe(3);
+  });
+
+  it("takes the HTTP thread's preparation instead of asking the parser, known links counted as duplicates only while they may be", async () => {
+    const known = await intakeOf(true, threadPreparationKnowingHeld());
+    expect(known.askedWith).toEqual([]);
+    expect(known.admitted).toEqual([FRESH]);
+    expect(known.outcomes.get('duplicate_url')).toBe(2);
+
+    const revivable = await intakeOf(false, threadPreparationKnowingHeld());
+    expect(revivable.askedWith).toEqual([]);
+    expect(revivable.admitted.sort()).toEqual([...HELD, FRESH].sort());
+    expect(revivable.outcomes.get('duplicate_url')).toBeUndefined();
+  });
+
+  it("asks the parser when the thread's preparation does not line up with the report's links", async () => {
+    const { askedWith, admitted } = await intakeOf(true, () => JSON.stringify([]));
+    expect(askedWith).toEqual([true]);
+    expect(admitted).toEqual([FRESH]);
+    const unreadable = await intakeOf(true, () => 'not json');
+    expect(unreadable.askedWith).toEqual([true]);
   });
 
   it('counts nofollow and invalid links once per report, summed over its applied results', async () => {

@@ -1,7 +1,9 @@
-import type { UrlListParser } from './frontier-url';
-import { isListPage, isNofollowLink, linkRankOffset } from './priority-rank';
+import { followedLinksOf } from './followed-links';
+import type { PreparedUrl, UrlListParser } from './frontier-url';
+import { decodePreparedUrls } from './link-preparation-protocol';
+import { linkRankOffset } from './priority-rank';
 import type { AdmissionOutcome, AdmissionRequest, UrlAdmission } from './url-admission';
-import { isRenderedResult, type LinkItem, type ReportResult } from './wire-types';
+import type { ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';
 
 /** What became of the links of one report (for metrics). */
@@ -14,13 +16,6 @@ interface PreparedLinkList {
   knownUrlHashes: string[];
   nofollowCount: number;
   invalidCount: number;
-}
-
-/** One page's links sorted before parsing: those to follow, in page order, and what was skipped. */
-interface FollowedLinks {
-  followed: LinkItem[];
-  nofollowCount: number;
-  isListPage: boolean;
 }
 
 /** A report's link lists by the url_hash of the result that carried them. */
@@ -50,30 +45,21 @@ export class LinkIntake {
     private readonly isKnownLinkDuplicate: () => boolean,
   ) {}
 
-  async prepare(results: readonly ReportResult[]): Promise<PreparedLinks> {
-    // Each result's links once (a repeated URL keeps its first result), all parsed in one call.
-    const pages = new Map<string, FollowedLinks>();
-    const urls: string[] = [];
-    for (const result of results) {
-      // An api result has no links of its own: the URL keeps those its last render found.
-      if (result.link_list === null || !isRenderedResult(result)) continue;
-      if (pages.has(result.url_hash)) continue;
-      const page: FollowedLinks = {
-        followed: [],
-        nofollowCount: 0,
-        isListPage: isListPage(result.link_list),
-      };
-      for (const link of result.link_list) {
-        if (isNofollowLink(link)) {
-          page.nofollowCount += 1;
-        } else {
-          page.followed.push(link);
-          urls.push(link.url);
-        }
-      }
-      pages.set(result.url_hash, page);
-    }
-    const targets = await this.parseUrls(urls, { isKnownAnswered: this.isKnownLinkDuplicate() });
+  /**
+   * `preparedOnThread`: the followed links' URLs already normalized, hashed and looked up in the
+   * known-URL set on the HTTP thread (prepareReportLinks, scheduler-http-edge.ts), or undefined —
+   * then the link-preparation pool does it. Known links count as duplicates only while
+   * isKnownLinkDuplicate holds, asked here either way.
+   */
+  async prepare(
+    results: readonly ReportResult[],
+    preparedOnThread?: string,
+  ): Promise<PreparedLinks> {
+    const { pages, urls } = followedLinksOf(results);
+    const isKnownAnswered = this.isKnownLinkDuplicate();
+    const targets =
+      this.#preparedOnThreadFor(urls, preparedOnThread, isKnownAnswered) ??
+      (await this.parseUrls(urls, { isKnownAnswered }));
     if (targets.length !== urls.length) {
       throw new Error(`link preparation answered ${targets.length} of ${urls.length} URLs`);
     }
@@ -107,6 +93,25 @@ export class LinkIntake {
       prepared.set(urlHash, list);
     }
     return prepared;
+  }
+
+  /**
+   * The HTTP thread's preparation of `urls`, or undefined when there is none or it does not line
+   * up with them (the pool then prepares them again: a mismatch is a fault of ours, not the
+   * report's, and must not fail it).
+   */
+  #preparedOnThreadFor(
+    urls: readonly string[],
+    preparedOnThread: string | undefined,
+    isKnownAnswered: boolean,
+  ): PreparedUrl[] | undefined {
+    if (preparedOnThread === undefined) return undefined;
+    try {
+      const targets = decodePreparedUrls(preparedOnThread, isKnownAnswered);
+      return targets.length === urls.length ? targets : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Stages the admission of the links of the results whose URLs were applied. */

@@ -5,7 +5,7 @@ import { startWorkerThread } from '../../common/process/worker-thread-entry';
 import { parseFrontierUrl, type PreparedUrl, type UrlListParser } from './frontier-url';
 import { KnownUrlReader, type KnownUrlTable } from './known-url-set';
 import {
-  decodeParsedUrls,
+  decodePreparedUrls,
   type KnownUrlTableMessage,
   type PreparationAnswer,
   type PreparationRequest,
@@ -15,6 +15,7 @@ const THREAD_ENTRY = join(__dirname, 'link-preparation-thread');
 
 interface PendingPreparation {
   urls: readonly string[];
+  isKnownAnswered: boolean;
   thread: PreparationThread;
   resolve: (parsed: PreparedUrl[]) => void;
   reject: (error: unknown) => void;
@@ -103,8 +104,9 @@ export class LinkPreparationPool {
     this.#nextId += 1;
     const thread = this.#threads[this.#nextThread];
     this.#nextThread = (this.#nextThread + 1) % this.#threads.length;
+    const isKnownAnswered = options?.isKnownAnswered ?? false;
     return new Promise<PreparedUrl[]>((resolve, reject) => {
-      this.#pending.set(id, { urls, thread, resolve, reject });
+      this.#pending.set(id, { urls, isKnownAnswered, thread, resolve, reject });
       // Only a thread with requests to answer keeps the process alive.
       if (thread.pendingCount === 0) thread.worker.ref();
       thread.pendingCount += 1;
@@ -113,7 +115,7 @@ export class LinkPreparationPool {
           kind: 'prepare',
           id,
           urls,
-          isKnownAnswered: options?.isKnownAnswered ?? false,
+          isKnownAnswered,
         };
         thread.worker.postMessage(request);
       } catch (error) {
@@ -158,7 +160,7 @@ export class LinkPreparationPool {
       return;
     }
     try {
-      pending.resolve(decodeParsedUrls(answer.parsed));
+      pending.resolve(decodePreparedUrls(answer.parsed, pending.isKnownAnswered));
     } catch (error) {
       pending.reject(error);
     }

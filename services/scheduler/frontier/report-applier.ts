@@ -68,7 +68,7 @@ export interface ReportApplierDependencies {
 export class ReportApplier {
   constructor(private readonly dependencies: ReportApplierDependencies) {}
 
-  async report(request: ReportRequest): Promise<ReportResponse> {
+  async report(request: ReportRequest, preparedLinks?: string): Promise<ReportResponse> {
     assertFetchStatusTable(request.result_list);
     const known = await this.dependencies.answers.find(request.lease_id);
     if (known !== undefined) return this.#answerAgain(known, request);
@@ -78,10 +78,10 @@ export class ReportApplier {
     // vs 13.6–15.1 ms, p99 39.0–42.7 vs 42.6–55.8 ms, throughput the same, ~4 % more CPU per URL.
     await setImmediate();
     // Pure work (normalizing and hashing every link) before queueing for the lock.
-    const preparedLinks = await this.dependencies.links.prepare(request.result_list);
+    const links = await this.dependencies.links.prepare(request.result_list, preparedLinks);
     await setImmediate();
     const decision = await this.dependencies.mutator.run((batch) =>
-      this.#decide(batch, request, preparedLinks),
+      this.#decide(batch, request, links),
     );
     return decision.kind === 'answered'
       ? this.#answerAgain(decision.known, request)

@@ -5,5 +5,11 @@ import type { SchedulerContext } from '../context';
 export function createReportLeaseHandler(
   context: SchedulerContext,
 ): SchedulerHandlers['reportLease'] {
-  return async ({ body }) => context.frontier.report(body);
+  return async (input) => context.frontier.report(input.body, preparedLinksOf(input));
+}
+
+/** The links the HTTP thread prepared (scheduler-http-edge.ts), when it served the report. */
+function preparedLinksOf(input: object): string | undefined {
+  const { preparedOnThread } = input as { preparedOnThread?: unknown };
+  return typeof preparedOnThread === 'string' ? preparedOnThread : undefined;
 }
