@@ -216,7 +216,7 @@ export const SCHEDULER_SETTINGS = {
   linkPreparationThreadCount: setting(
     '--link-preparation-threads <count>',
     'SCHEDULER_LINK_PREPARATION_THREADS',
-    'threads that normalize and hash reported links (0: the main thread does)',
+    'threads that normalize and hash reported links when HTTP is served on the event loop (with --http-thread on, that thread does; 0: the main thread does)',
     parseAs.wholeNumber(0, 16),
     1,
   ),

@@ -34,7 +34,10 @@ interface PreparationThread {
  * that needs nothing of the frontier's state. On a thread, a report costs the main thread ~60 µs of
  * it (sending the URLs, reading the answer), and its requests are answered meanwhile. Reports are
  * dealt to the threads in turn; one whose links are still being prepared may be overtaken by a
- * later one, which changes nothing: every report is decided under the frontier's lock.
+ * later one, which changes nothing: every report is decided under the frontier's lock. With HTTP
+ * on a thread of its own (--http-thread, the default) that thread prepares a report's links
+ * instead (thread-link-preparation.ts) and the pool stands by for a preparation that did not line
+ * up.
  *
  * The threads also read the frontier's known-URL set (shareKnownUrls: its tables are shared
  * memory), so that a link to a page the frontier holds — most links of most pages — comes back as
