@@ -56,7 +56,7 @@ const WORKER_COUNTS = (process.env.BENCH_AB_WORKERS ?? '4,16').split(',').map(Nu
 const MEASURED_URLS = Number(process.env.BENCH_AB_URLS ?? 60_000);
 const FRONTIER_SIZE = Number(process.env.BENCH_AB_SIZE ?? 1_000_000);
 // As bench:frontier: long enough for the JIT to have compiled the hot paths (its header says why).
-const WARMUP_URLS = 20_000;
+const WARMUP_URLS = 60_000;
 const RUN_FROM = benchRunFromOf(process.env);
 const budget = new Budget(Number(process.env.BENCH_AB_BUDGET_SECONDS ?? 2400));
 const corpus = new BenchCorpus(100_000, 1000, 5);

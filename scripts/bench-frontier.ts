@@ -30,10 +30,12 @@
  * BENCH_FRONTIER_ROUNDS (3; the TiKV double's rows run once),
  * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
  * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
- * BENCH_FRONTIER_WARMUP_URLS (20000, unmeasured, before the first row of every scheduler process,
+ * BENCH_FRONTIER_WARMUP_URLS (60000, unmeasured, before the first row of every scheduler process,
  * and as many jobs of BullMQ's at every stage: the rows measure a process whose hot paths are
  * compiled, as in production, not its first seconds — with 2,000, V8's helper threads still spent
- * ~70 % of their time in TurboFan through the first 40,000 URLs, docs/frontier-performance.md),
+ * ~70 % of their time in TurboFan through the first 40,000 URLs, and with 20,000 the first of a
+ * stage's three 4-worker runs, measured right after the warm-up, was its slowest in five of six
+ * stages of two full runs; docs/frontier-performance.md),
  * BENCH_FRONTIER_TIKV_WARMUP_URLS (2000 for the TiKV double's stage: its rows are bound by the
  * double, which runs in this process and slows as its history grows — after 20,000 URLs of
  * warm-up its 10k rows measured 0.46–0.65 of those after 2,000, with the HTTP thread on or off),
@@ -86,7 +88,7 @@ const STAGES = numbers(process.env.BENCH_FRONTIER_STAGES ?? '10000,100000,100000
 const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
 const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
-const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 20_000);
+const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 60_000);
 const TIKV_WARMUP_URLS = Number(process.env.BENCH_FRONTIER_TIKV_WARMUP_URLS ?? 2_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
