@@ -10,7 +10,9 @@ import {
   type SchedulerHandlers,
 } from '../../../generated/scheduler';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
+import { doneResult, link } from '../../scheduler/testing/contract-fixtures';
 import { createServiceApp } from '../service-host/create-service-app';
+import { urlHash } from '../url';
 import { createCapturingLogger } from '../testing/capture-logger';
 import { listenOnLoopback } from '../testing/listen-on-loopback';
 import type { CallerIdentity, TokenAuthenticator } from './caller-identity';
@@ -349,6 +351,26 @@ describe('generated router: validation', () => {
     ).toBe(200);
     expect(reportInputs[3].body).toEqual(report);
     expect(readBodyJsonOf(3)).toBeUndefined();
+    // A byte that is not UTF-8 in a link's anchor text: accepted (replaced), not handed on as text.
+    const page = { url: 'https://news.example/', url_hash: urlHash('https://news.example/') };
+    const withLink = JSON.stringify({
+      ...report,
+      result_list: [
+        doneResult(page, { link_list: [link('https://news.example/a', { anchor_text: 'a~b' })] }),
+      ],
+    });
+    const [before, after] = withLink.split('~');
+    expect(
+      (
+        await fetch(`${server.url}/v1/report`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]),
+        })
+      ).status,
+    ).toBe(200);
+    expect(reportInputs[4].body.result_list[0].link_list?.[0].anchor_text).toBe('a\ufffdb');
+    expect(readBodyJsonOf(4)).toBeUndefined();
   });
 
   it('answers 413 payload_too_large above the body limit', async () => {

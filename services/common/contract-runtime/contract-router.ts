@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { randomHex } from '../random/random-hex';
@@ -113,10 +114,10 @@ export function createContractRouter(
     if (!invoker) throw new Error(`no invoker for operation ${definition.operationId}`);
     const pickBody = bodyPickerOf(specification.document, fieldPicker, definition);
     const bodyCheck = validators.requestBody(definition);
-    const isBodyFilledIn =
+    const mayFillInBody =
       bodyCheck !== null &&
       declaresDefault(bodyCheck.schema, (reference) => validators.resolveReference(reference));
-    const operation = { definition, invoker, pickBody, isBodyFilledIn };
+    const operation = { definition, invoker, pickBody, mayFillInBody };
     const register = lowercaseMethods[definition.method];
     router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
       handleOperation(operation, validators, options, parseJsonBody, request, response),
@@ -146,12 +147,13 @@ interface RoutedOperation {
   invoker: OperationInvoker;
   pickBody: FieldPicker<unknown> | undefined;
   /** Whether its body's schema declares a default, which the check may fill into a body. */
-  isBodyFilledIn: boolean;
+  mayFillInBody: boolean;
 }
 
 /**
- * Request bodies as received, by request, while they are UTF-8 without a byte-order mark — the
- * text then is what JSON.parse read (body-parser decodes other charsets and drops the mark).
+ * Request bodies as received, by request, while they are valid UTF-8 without a byte-order mark —
+ * the text then is what JSON.parse read (body-parser decodes other charsets and drops the mark;
+ * invalid bytes, replaced, might not be replaced alike twice).
  */
 const receivedUtf8Bodies = new WeakMap<object, Buffer>();
 
@@ -162,7 +164,9 @@ function keepReceivedUtf8Body(
   encoding: string,
 ): void {
   const hasByteOrderMark = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
-  if (encoding === 'utf-8' && !hasByteOrderMark) receivedUtf8Bodies.set(request, body);
+  if (encoding === 'utf-8' && !hasByteOrderMark && isUtf8(body)) {
+    receivedUtf8Bodies.set(request, body);
+  }
 }
 
 async function handleOperation(
@@ -241,7 +245,7 @@ async function authenticateCaller(
  * of nested results and links that nearly every request can skip.
  */
 function validateInput(
-  { definition, pickBody, isBodyFilledIn }: RoutedOperation,
+  { definition, pickBody, mayFillInBody }: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
   request: Request,
@@ -288,7 +292,7 @@ function validateInput(
     }
     if (unknownFields.length > 0 && pickBody !== undefined) body = pickBody(body);
     const received = receivedUtf8Bodies.get(request);
-    if (unknownFields.length === 0 && !isBodyFilledIn && received !== undefined) {
+    if (unknownFields.length === 0 && !mayFillInBody && received !== undefined) {
       return { query, path, body, readBodyJson: () => received.toString('utf8') };
     }
   }

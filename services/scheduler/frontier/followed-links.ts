@@ -12,7 +12,7 @@ export interface FollowedLinks {
  * The links a report's results ask the frontier to follow: each page by its result's url_hash (a
  * repeated URL keeps its first result; an api result has none — the URL keeps the links its last
  * render found), and every followed link's URL in one list, in that order — the list that is
- * normalized and hashed, wherever that happens (link-intake.ts, scheduler-http-edge.ts). Both
+ * normalized and hashed, wherever that happens (link-intake.ts, thread-link-preparation.ts). Both
  * sides walk the same body the same way, so the prepared list lines up with the pages.
  */
 export function followedLinksOf(results: readonly ReportResult[]): {

@@ -12,7 +12,7 @@ export type LinkOutcome = AdmissionOutcome | 'nofollow' | 'invalid_url';
 /** One result's links, normalized and hashed, before anything is decided. */
 interface PreparedLinkList {
   requests: AdmissionRequest[];
-  /** Links the link-preparation thread found in the frontier already: duplicates, by url_hash. */
+  /** Links the preparing thread found in the frontier already: duplicates, by url_hash. */
   knownUrlHashes: string[];
   nofollowCount: number;
   invalidCount: number;
@@ -24,9 +24,10 @@ export type PreparedLinks = ReadonlyMap<string, PreparedLinkList>;
 /**
  * Turns the link lists of applied rendered results (not api ones: see isRenderedResult) into
  * admission requests: nofollow links are skipped, URLs normalized (the downloader already
- * normalizes; this is the receiver's check) and hashed — by `parseUrls`, on a link-preparation
- * thread (link-preparation-pool.ts) — ranked by where they stood on their page, and de-duplicated
- * across the report keeping the best rank.
+ * normalizes; this is the receiver's check) and hashed — on the HTTP thread before the report was
+ * forwarded (thread-link-preparation.ts), or else by `parseUrls` on a link-preparation thread
+ * (link-preparation-pool.ts) — ranked by where they stood on their page, and de-duplicated across
+ * the report keeping the best rank.
  *
  * Preparing needs nothing of the frontier and runs before the report takes the mutation lock; only
  * the links of results actually applied (their URL was still held by the lease) are then staged.
@@ -47,7 +48,7 @@ export class LinkIntake {
 
   /**
    * `preparedOnThread`: the followed links' URLs already normalized, hashed and looked up in the
-   * known-URL set on the HTTP thread (prepareReportLinks, scheduler-http-edge.ts), or undefined —
+   * known-URL set on the HTTP thread (thread-link-preparation.ts), or undefined —
    * then the link-preparation pool does it. Known links count as duplicates only while
    * isKnownLinkDuplicate holds, asked here either way.
    */
