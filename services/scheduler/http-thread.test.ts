@@ -1,4 +1,5 @@
-import { ruleFor } from './testing/contract-fixtures';
+import { urlHash } from '../common/url';
+import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { seedUrls } from './testing/lease-helpers';
 import {
   startTestScheduler,
@@ -68,6 +69,34 @@ describe.each(['on', 'off'])('the scheduler with --http-thread %s', (mode) => {
     expect(text).toMatch(/^scheduler_process_cpu_user_seconds_total \d/m);
     expect(text.match(/^# TYPE scheduler_contract_request_total /gm)).toHaveLength(1);
     expect(text.match(/^# TYPE scheduler_nodejs_eventloop_lag_seconds /gm)).toHaveLength(1);
+  });
+
+  it("admits a report's links alike, prepared on whichever thread, and redoes no preparation", async () => {
+    await scheduler.client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await scheduler.client.submitSeeds({ seed_list: seedUrls(['news.example'], 2) });
+    const lease = await scheduler.client.leaseTasks({ worker_id: 'w1', task_count: 1 });
+    await scheduler.client.reportLease({
+      lease_id: lease.lease_id,
+      worker_id: 'w1',
+      result_list: [
+        doneResult(lease.task_list[0], {
+          link_list: [
+            link('https://news.example/page-1'),
+            link('https://news.example/fresh#part'),
+            link('https://news.example/paid', { rel: 'nofollow' }),
+          ],
+        }),
+      ],
+    });
+    const text = await (await fetch(`${scheduler.url}/metrics`)).text();
+    expect(text).toMatch(/^scheduler_link_total\{outcome="duplicate_url"\} 1$/m);
+    expect(text).toMatch(/^scheduler_link_total\{outcome="queued"\} 1$/m);
+    expect(text).toMatch(/^scheduler_link_total\{outcome="nofollow"\} 1$/m);
+    expect(text).toMatch(/^scheduler_link_preparation_redone_total 0$/m);
+    const fresh = await scheduler.client.getUrlTask({
+      url_hash: urlHash('https://news.example/fresh'),
+    });
+    expect(fresh.url).toBe('https://news.example/fresh');
   });
 
   it('answers a lease parked in a long poll when stopped meanwhile, and refuses nothing it took', async () => {

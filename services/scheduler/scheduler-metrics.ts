@@ -32,6 +32,7 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
   readonly #probes: Counter<'outcome'>;
   readonly #pauses: Counter<'pause_reason'>;
   readonly #negativeCountsPrevented: Counter;
+  readonly #linkPreparationsRedone: Counter;
   readonly #commitBatches: Histogram;
   readonly #commitDuration: Histogram;
 
@@ -76,6 +77,10 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
     this.#negativeCountsPrevented = counter(
       'scheduler_negative_count_prevented_total',
       'Decrements refused because a counter was already 0 (should stay 0; a bug signal).',
+    );
+    this.#linkPreparationsRedone = counter(
+      'scheduler_link_preparation_redone_total',
+      "Reports whose links the HTTP thread prepared in a form that did not line up with them, prepared again on the main thread's side (should stay 0; a bug signal).",
     );
     this.#commitBatches = new Histogram({
       name: 'scheduler_commit_batch_count',
@@ -184,5 +189,9 @@ export class SchedulerMetrics implements UrlTaskChangeListener {
 
   negativeCountPrevented(): void {
     this.#negativeCountsPrevented.inc();
+  }
+
+  linkPreparationRedone(): void {
+    this.#linkPreparationsRedone.inc();
   }
 }

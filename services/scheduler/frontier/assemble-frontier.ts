@@ -252,6 +252,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       linkPreparation.parse,
       (outcome, count) => metrics.links(outcome, count),
       () => counters.countOf('dropped') === 0,
+      () => metrics.linkPreparationRedone(),
     ),
     health,
     reclaimer,

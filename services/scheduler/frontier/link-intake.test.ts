@@ -57,6 +57,7 @@ async function intakeOf(
   isKnownLinkDuplicate: boolean,
   preparedOnThread?: (results: ReportResult[]) => string,
 ) {
+  let redoneCount = 0;
   const askedWith: boolean[] = [];
   const admitted: AdmissionRequest[] = [];
   const outcomes = new Map<LinkOutcome, number>();
@@ -65,6 +66,7 @@ async function intakeOf(
     parserKnowingHeld(askedWith),
     (outcome, count) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + count),
     () => isKnownLinkDuplicate,
+    () => (redoneCount += 1),
   );
   // Two pages of one report; both link to the first held URL and to the fresh one.
   const results = [
@@ -73,7 +75,12 @@ async function intakeOf(
   ];
   const prepared = await intake.prepare(results, preparedOnThread?.(results));
   await intake.stage({} as WriteBatch, prepared, ['a'.repeat(32), 'b'.repeat(32)], 0);
-  return { askedWith, admitted: admitted.map((request) => request.target.url), outcomes };
+  return {
+    askedWith,
+    admitted: admitted.map((request) => request.target.url),
+    outcomes,
+    redoneCount,
+  };
 }
 
 describe('LinkIntake', () => {
@@ -107,11 +114,15 @@ describe('LinkIntake', () => {
   });
 
   it("asks the parser when the thread's preparation does not line up with the report's links", async () => {
-    const { askedWith, admitted } = await intakeOf(true, () => JSON.stringify([]));
+    const { askedWith, admitted, redoneCount } = await intakeOf(true, () => JSON.stringify([]));
     expect(askedWith).toEqual([true]);
     expect(admitted).toEqual([FRESH]);
+    expect(redoneCount).toBe(1);
     const unreadable = await intakeOf(true, () => 'not json');
     expect(unreadable.askedWith).toEqual([true]);
+    expect(unreadable.redoneCount).toBe(1);
+    // Lined up: nothing redone.
+    expect((await intakeOf(true, threadPreparationKnowingHeld())).redoneCount).toBe(0);
   });
 
   it('counts nofollow and invalid links once per report, summed over its applied results', async () => {

@@ -44,6 +44,8 @@ export class LinkIntake {
      * excluded in between, which a link cannot revive.
      */
     private readonly isKnownLinkDuplicate: () => boolean,
+    /** The HTTP thread's preparation of a report's links did not line up with them (a bug). */
+    private readonly onPreparationRedone: () => void = () => undefined,
   ) {}
 
   /**
@@ -109,10 +111,12 @@ export class LinkIntake {
     if (preparedOnThread === undefined) return undefined;
     try {
       const targets = decodePreparedUrls(preparedOnThread, isKnownAnswered);
-      return targets.length === urls.length ? targets : undefined;
+      if (targets.length === urls.length) return targets;
     } catch {
-      return undefined;
+      // counted below, like a list of the wrong length
     }
+    this.onPreparationRedone();
+    return undefined;
   }
 
   /** Stages the admission of the links of the results whose URLs were applied. */
