@@ -2,10 +2,12 @@ import { parseFrontierUrl, type FrontierUrlRejection, type PreparedUrl } from '.
 import type { KnownUrlReader, KnownUrlTable } from './known-url-set';
 
 /*
- * The messages between the scheduler's main thread and a link-preparation thread. The answer is
- * one string — JSON of a flat list, three entries per URL — because the main thread pays for
- * reading it: JSON.parse of a report's 250 parsed links costs ~23 µs there, the structured clone of
- * 250 objects ~120 µs (a scratch loop), which would give back most of what the thread saves.
+ * The messages between the scheduler's main thread and a link-preparation thread, and the form of
+ * the answer, which the HTTP thread's preparation of a report's links takes too
+ * (thread-link-preparation.ts). The answer is one string — JSON of a flat list, three entries per
+ * URL — because the main thread pays for reading it: JSON.parse of a report's 250 parsed links
+ * costs ~23 µs there, the structured clone of 250 objects ~120 µs (a scratch loop), which would
+ * give back most of what the thread saves.
  */
 
 /**
@@ -28,8 +30,9 @@ export interface KnownUrlTableMessage {
 export type PreparationMessage = PreparationRequest | KnownUrlTableMessage;
 
 /**
- * Thread → main thread: `encodeParsedUrls` of those URLs, in the same order — or why they could
- * not be parsed (a fault, not a refused URL: those are answers), which fails that request alone.
+ * Thread → main thread: `prepareAndEncodeUrls` of those URLs, in the same order — or why they
+ * could not be parsed (a fault, not a refused URL: those are answers), which fails that request
+ * alone.
  */
 export type PreparationAnswer = { id: number; parsed: string } | { id: number; error: string };
 

@@ -15,7 +15,10 @@ import type { ReportRequest } from './wire-types';
 export class ThreadLinkPreparation {
   readonly #knownUrls = new KnownUrlReader();
 
-  /** Takes a known-URL table the main thread shared (Frontier.watchKnownUrlTables); ignores the rest. */
+  /**
+   * Takes a known-URL table the main thread shared (Frontier.watchKnownUrlTables); ignores any
+   * other message.
+   */
   receive(message: unknown): void {
     const table = message as Partial<KnownUrlTableMessage> | null;
     if (table?.kind === 'known_url_table' && table.table !== undefined) {
