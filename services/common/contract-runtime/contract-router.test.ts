@@ -193,24 +193,27 @@ describe('generated router: validation', () => {
   let reportInputs: ReportLeaseInput[];
   const auth = { Authorization: `Bearer ${serviceToken}` };
 
+  /** Handlers that record their inputs and answer as the contract says. */
+  const recordingHandlers = (): Partial<SchedulerHandlers> => ({
+    leaseTasks: async (input) => {
+      leaseInputs.push(input);
+      return { ...sampleLease, worker_id: input.query.worker_id };
+    },
+    reportLease: async (input) => {
+      reportInputs.push(input);
+      return {
+        lease_id: input.body.lease_id,
+        is_stale_lease: false,
+        accepted_count: input.body.result_list.length,
+        requeued_count: 0,
+      };
+    },
+  });
+
   beforeEach(async () => {
     leaseInputs = [];
     reportInputs = [];
-    server = await startScheduler({
-      leaseTasks: async (input) => {
-        leaseInputs.push(input);
-        return { ...sampleLease, worker_id: input.query.worker_id };
-      },
-      reportLease: async (input) => {
-        reportInputs.push(input);
-        return {
-          lease_id: input.body.lease_id,
-          is_stale_lease: false,
-          accepted_count: input.body.result_list.length,
-          requeued_count: 0,
-        };
-      },
-    });
+    server = await startScheduler(recordingHandlers());
   });
   afterEach(() => server.close());
 
@@ -330,6 +333,12 @@ describe('generated router: validation', () => {
       });
     // Spaced out: the text handed on is the one received, not the body written out again.
     const received = JSON.stringify(report, null, 2);
+    // Only a router that forwards (the HTTP thread's) keeps it.
+    expect((await post(received)).status).toBe(200);
+    expect(readBodyJsonOf(0)).toBeUndefined();
+    await server.close();
+    server = await startScheduler(recordingHandlers(), { offersReceivedBodyJson: true });
+    reportInputs.splice(0);
     expect((await post(received)).status).toBe(200);
     expect(readBodyJsonOf(0)?.()).toBe(received);
 

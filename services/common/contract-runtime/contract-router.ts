@@ -61,6 +61,12 @@ export interface ContractRouterOptions {
   shouldValidateResponses: boolean;
   /** Maximum JSON body size, e.g. '10mb'. */
   bodyLimit?: string;
+  /**
+   * Keep each body as received and offer it as `readBodyJson` (a forwarder's router: the HTTP
+   * thread's). Off elsewhere: nobody would read it, and keeping it costs every request a Buffer
+   * and a UTF-8 check.
+   */
+  offersReceivedBodyJson?: boolean;
 }
 
 export interface ContractRouterSpecification {
@@ -83,7 +89,7 @@ export function createContractRouter(
   const router = express.Router();
   const parseJsonBody = express.json({
     limit: options.bodyLimit ?? '10mb',
-    verify: keepReceivedUtf8Body,
+    ...(options.offersReceivedBodyJson === true ? { verify: keepReceivedUtf8Body } : {}),
   });
 
   const methodsByPath = new Map<string, string[]>();
