@@ -24,7 +24,7 @@ import {
 } from './open-scheduler-storage';
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
-import { knownUrlTableMessage } from './frontier/thread-link-preparation';
+import { knownUrlTableMessage } from './frontier/link-preparation-protocol';
 import { httpEdgeSurface } from './scheduler-http-edge';
 import {
   frontierSettingsOf,

@@ -1,7 +1,8 @@
 import { parseFrontierUrl, type FrontierUrl, type UrlListParser } from './frontier-url';
 import { KnownUrlSet } from './known-url-set';
 import { LinkIntake, type LinkOutcome } from './link-intake';
-import { knownUrlTableMessage, ThreadLinkPreparation } from './thread-link-preparation';
+import { knownUrlTableMessage } from './link-preparation-protocol';
+import { ThreadLinkPreparation } from './thread-link-preparation';
 import type { AdmissionRequest, UrlAdmission } from './url-admission';
 import type { ReportResult } from './wire-types';
 import type { WriteBatch } from './write-batch';

@@ -6,7 +6,7 @@ import { parseFrontierUrl, type PreparedUrl, type UrlListParser } from './fronti
 import { KnownUrlReader, type KnownUrlTable } from './known-url-set';
 import {
   decodePreparedUrls,
-  type KnownUrlTableMessage,
+  knownUrlTableMessage,
   type PreparationAnswer,
   type PreparationRequest,
 } from './link-preparation-protocol';
@@ -147,9 +147,8 @@ export class LinkPreparationPool {
   }
 
   #sendTable(thread: PreparationThread, table: KnownUrlTable): void {
-    const message: KnownUrlTableMessage = { kind: 'known_url_table', table };
     try {
-      thread.worker.postMessage(message);
+      thread.worker.postMessage(knownUrlTableMessage(table));
     } catch (error) {
       this.#onFailure(error);
     }

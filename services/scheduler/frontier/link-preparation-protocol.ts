@@ -29,6 +29,11 @@ export interface KnownUrlTableMessage {
 
 export type PreparationMessage = PreparationRequest | KnownUrlTableMessage;
 
+/** The message that shares one known-URL table with a link-preparation or the HTTP thread. */
+export function knownUrlTableMessage(table: KnownUrlTable): KnownUrlTableMessage {
+  return { kind: 'known_url_table', table };
+}
+
 /**
  * Thread → main thread: `prepareAndEncodeUrls` of those URLs, in the same order — or why they
  * could not be parsed (a fault, not a refused URL: those are answers), which fails that request

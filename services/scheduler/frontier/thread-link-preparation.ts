@@ -1,5 +1,5 @@
 import { followedLinksOf } from './followed-links';
-import { KnownUrlReader, type KnownUrlTable } from './known-url-set';
+import { KnownUrlReader } from './known-url-set';
 import { prepareAndEncodeUrls, type KnownUrlTableMessage } from './link-preparation-protocol';
 import type { ReportRequest } from './wire-types';
 
@@ -31,9 +31,4 @@ export class ThreadLinkPreparation {
     const { urls } = followedLinksOf((body as ReportRequest).result_list);
     return prepareAndEncodeUrls(urls, this.#knownUrls, 'full');
   }
-}
-
-/** The message that shares one known-URL table with the HTTP thread. */
-export function knownUrlTableMessage(table: KnownUrlTable): KnownUrlTableMessage {
-  return { kind: 'known_url_table', table };
 }
