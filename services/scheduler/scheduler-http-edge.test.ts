@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import pino from 'pino';
-import { Registry } from 'prom-client';
 import type { OperationInput } from '../common/contract-runtime/contract-router';
 import { startHttpEdge } from '../common/service-host/http-edge';
+import {
+  HTTP_EDGE_TEST_TOKEN,
+  httpEdgeTestOptions,
+} from '../common/testing/http-edge-test-options';
 import type { ServiceListener } from '../common/service-host/service-listener';
 import { urlHash } from '../common/url';
 import { KnownUrlSet } from './frontier/known-url-set';
-import { decodePreparedUrls } from './frontier/link-preparation-protocol';
-import { knownUrlTableMessage } from './frontier/thread-link-preparation';
+import { decodePreparedUrls, knownUrlTableMessage } from './frontier/link-preparation-protocol';
 import { doneResult, link } from './testing/contract-fixtures';
 
-const TOKEN = 'edge-test-token-0123456789';
 const HELD = 'https://news.example/held';
 const FRESH = 'https://news.example/fresh';
 
@@ -25,36 +25,27 @@ describe("the scheduler's HTTP thread", () => {
     const knownUrls = new KnownUrlSet();
     knownUrls.add(urlHash(HELD));
     const prepared: unknown[] = [];
-    listener = await startHttpEdge({
-      data: {
-        serviceName: 'scheduler',
-        surfaceModule: join(__dirname, 'scheduler-http-edge'),
-        host: '127.0.0.1',
-        port: 0,
-        token: TOKEN,
-        shouldValidateResponses: true,
-        logLevel: 'silent',
-        startedAt: '2026-12-06T00:00:00Z',
-      },
-      invokers: {
-        reportLease: async (input: OperationInput) => {
-          prepared.push(input.preparedOnThread);
-          const body = input.body as { lease_id: string };
-          return {
-            lease_id: body.lease_id,
-            is_stale_lease: false,
-            accepted_count: 1,
-            requeued_count: 0,
-          };
+    listener = await startHttpEdge(
+      httpEdgeTestOptions(
+        { surfaceModule: join(__dirname, 'scheduler-http-edge') },
+        {
+          invokers: {
+            reportLease: async (input: OperationInput) => {
+              prepared.push(input.preparedOnThread);
+              const body = input.body as { lease_id: string };
+              return {
+                lease_id: body.lease_id,
+                is_stale_lease: false,
+                accepted_count: 1,
+                requeued_count: 0,
+              };
+            },
+          },
+          shareWithThread: (post) =>
+            knownUrls.watchTables((table) => post(knownUrlTableMessage(table))),
         },
-      },
-      shareWithThread: (post) =>
-        knownUrls.watchTables((table) => post(knownUrlTableMessage(table))),
-      logger: pino({ level: 'silent' }),
-      registry: new Registry(),
-      isReady: () => true,
-      onFailure: () => undefined,
-    });
+      ),
+    );
     const report = {
       lease_id: 'l-0123456789abcdef',
       worker_id: 'w1',
@@ -76,7 +67,10 @@ describe("the scheduler's HTTP thread", () => {
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const response = await fetch(`${listener.url}/v1/report`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: `Bearer ${HTTP_EDGE_TEST_TOKEN}`,
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify(report),
       });
       expect(response.status).toBe(200);

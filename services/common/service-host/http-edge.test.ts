@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import pino from 'pino';
-import { Registry } from 'prom-client';
+import { httpEdgeTestOptions } from '../testing/http-edge-test-options';
 import { startHttpEdge, type HttpEdgeOptions } from './http-edge';
 import type { ServiceListener } from './service-listener';
 
@@ -11,24 +10,10 @@ const FIXTURES = join(__dirname, 'fixtures');
 function edgeOptions(overrides: Partial<HttpEdgeOptions['data']> = {}) {
   const failures: Error[] = [];
   let isReady = true;
-  const options: HttpEdgeOptions = {
-    data: {
-      serviceName: 'scheduler',
-      surfaceModule: join(FIXTURES, 'exiting-edge-surface'),
-      host: '127.0.0.1',
-      port: 0,
-      token: 'edge-test-token-0123456789',
-      shouldValidateResponses: true,
-      logLevel: 'silent',
-      startedAt: '2026-12-06T00:00:00Z',
-      ...overrides,
-    },
-    invokers: {},
-    logger: pino({ level: 'silent' }),
-    registry: new Registry(),
-    isReady: () => isReady,
-    onFailure: (error) => failures.push(error),
-  };
+  const options = httpEdgeTestOptions(
+    { surfaceModule: join(FIXTURES, 'exiting-edge-surface'), ...overrides },
+    { isReady: () => isReady, onFailure: (error) => failures.push(error) },
+  );
   return { options, failures, setReady: (ready: boolean) => (isReady = ready) };
 }
 
