@@ -42,7 +42,7 @@ import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier, openLmdbGrowthStorage } from './bench-frontier/frontier-growth';
-import { cpuFiguresText, type LoadMeasurement } from './bench-frontier/scheduler-load';
+import { cpuFiguresText, WARMUP_URLS, type LoadMeasurement } from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
   logSchedulerErrors,
@@ -55,8 +55,6 @@ const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const WORKER_COUNTS = (process.env.BENCH_AB_WORKERS ?? '4,16').split(',').map(Number);
 const MEASURED_URLS = Number(process.env.BENCH_AB_URLS ?? 60_000);
 const FRONTIER_SIZE = Number(process.env.BENCH_AB_SIZE ?? 1_000_000);
-// As bench:frontier: long enough for the JIT to have compiled the hot paths (its header says why).
-const WARMUP_URLS = 60_000;
 const RUN_FROM = benchRunFromOf(process.env);
 const budget = new Budget(Number(process.env.BENCH_AB_BUDGET_SECONDS ?? 2400));
 const corpus = new BenchCorpus(100_000, 1000, 5);

@@ -68,6 +68,7 @@ import {
   cpuFiguresText,
   residentMemoryOf,
   TASKS_PER_LEASE,
+  WARMUP_URLS,
   type LoadMeasurement,
 } from './bench-frontier/scheduler-load';
 import {
@@ -88,7 +89,7 @@ const STAGES = numbers(process.env.BENCH_FRONTIER_STAGES ?? '10000,100000,100000
 const WORKER_COUNTS = numbers(process.env.BENCH_FRONTIER_WORKERS ?? '4,8,16');
 const TIKV_STAGES = numbers(process.env.BENCH_FRONTIER_TIKV_STAGES ?? '10000');
 const MEASURED_URLS = Number(process.env.BENCH_FRONTIER_MEASURED_URLS ?? 30_000);
-const WARMUP_URLS = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? 60_000);
+const WARMUP_URL_COUNT = Number(process.env.BENCH_FRONTIER_WARMUP_URLS ?? WARMUP_URLS);
 const TIKV_WARMUP_URLS = Number(process.env.BENCH_FRONTIER_TIKV_WARMUP_URLS ?? 2_000);
 const PROFILED_URLS = Number(process.env.BENCH_FRONTIER_PROFILED_URLS ?? 20_000);
 const IS_KILL_CHECKED = (process.env.BENCH_FRONTIER_KILL_CHECK ?? '1') !== '0';
@@ -206,7 +207,7 @@ async function main(): Promise<number> {
       sourceRoot,
       isProfiled: isLargest,
       rounds: ROUNDS,
-      warmupUrls: WARMUP_URLS,
+      warmupUrls: WARMUP_URL_COUNT,
       warmPeer: async (workerCount, jobCount) => {
         // In parts of a row's size at most: the queue holds the stage's jobs, topped up after each.
         let warmedCount = 0;

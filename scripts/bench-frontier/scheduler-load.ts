@@ -160,6 +160,12 @@ async function waitForEmptyOverlay(url: string, timeoutMs = 6_000): Promise<void
 export const TASKS_PER_LEASE = 50;
 
 /**
+ * URLs a scheduler process serves unmeasured before its first measured run, and BullMQ's jobs
+ * likewise (bench:frontier's header says why so many).
+ */
+export const WARMUP_URLS = 60_000;
+
+/**
  * Runs a row's workers' loop — after the overlay left by earlier rows has drained and before this
  * row's is waited for — e.g. inside a CPU profiler, whose window then holds the load alone.
  */
