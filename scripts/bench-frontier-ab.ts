@@ -14,7 +14,8 @@
  * round starts each side's scheduler as its own process on a fresh copy, waits for its known-URL
  * set, warms it up (2,000 URLs) and measures every worker count with bench:frontier's load (lease
  * + report through HTTP). Prints each run, then per side and worker count the median of URLs/s,
- * lease p99, scheduler CPU per URL and GC seconds, and head/base ratios. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
+ * lease p99, scheduler CPU per URL and GC seconds, head/base ratios, and the throughput of head over
+ * base round by round with the rounds head was ahead in. Both sides start with this tree's Node flags; the base runs from a temporary git worktree
  * (this checkout's node_modules linked in), removed at the end. Both run from their builds
  * (dist/, compiled first with this checkout's TypeScript) unless BENCH_FRONTIER_RUN_FROM=source
  * (bench-build.ts).
@@ -40,6 +41,7 @@ import {
 import { benchRunFromOf, benchSourceRoot } from './bench-frontier/bench-build';
 import { Budget, elapsedSeconds, log } from './bench-frontier/bench-log';
 import { median } from './common/statistics';
+import { roundByRoundText } from './bench-frontier/row-rounds';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier, openLmdbGrowthStorage } from './bench-frontier/frontier-growth';
 import { cpuFiguresText, WARMUP_URLS, type LoadMeasurement } from './bench-frontier/scheduler-load';
@@ -137,7 +139,10 @@ function runText({ side, workerCount, measurement: m }: Run): string {
   );
 }
 
-/** Medians per side and worker count, and head/base ratios, as a markdown table. */
+/**
+ * Medians per side and worker count, head/base ratios, and head over base round by round (the
+ * ratio of the two runs of each round), as a markdown table.
+ */
 function summaryOf(runs: Run[]): string {
   // Each figure: how it is read from a run, and the decimals it is printed with.
   const figures: Array<[string, (m: LoadMeasurement) => number, number]> = [
@@ -164,6 +169,14 @@ function summaryOf(runs: Run[]): string {
         `| ${workerCount} | ${name} | ${base.toFixed(digits)} | ${head.toFixed(digits)} | ${(head / base).toFixed(2)} |`,
       );
     }
+    // Runs of one side per round, in the order measured: a round's base and head run back to back.
+    const sideRuns = (side: Side['label']) =>
+      runs
+        .filter((run) => run.side === side && run.workerCount === workerCount)
+        .map((run) => run.measurement);
+    lines.push(
+      `| ${workerCount} | URLs/s round by round | — | — | ${roundByRoundText(sideRuns('head'), sideRuns('base'))} |`,
+    );
   }
   return lines.join('\n');
 }

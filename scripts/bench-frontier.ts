@@ -19,8 +19,9 @@
  *
  * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3), the scheduler's run and BullMQ's at
  * the same worker count one after the other, and each side's row is its run of median throughput
- * (row-rounds.ts); the table lists every run. The scheduler process stays up, idle, while BullMQ
- * runs, and Redis while the scheduler does.
+ * (row-rounds.ts); the table lists every run, and the lines under it each round's ratio of the
+ * scheduler's run to BullMQ's, which a spell of the machine slowing both leaves alone. The
+ * scheduler process stays up, idle, while BullMQ runs, and Redis while the scheduler does.
  *
  * Figures, verdicts and the CPU profile summary are printed and saved to BENCH_FRONTIER_OUTPUT
  * (default .data/bench-frontier/<time>/). Bounded: the run aborts after BENCH_FRONTIER_BUDGET_SECONDS
@@ -61,7 +62,7 @@ import {
   type GrowthStorage,
 } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
-import { medianRun, roundCountOf, runsText } from './bench-frontier/row-rounds';
+import { medianRun, roundByRoundText, roundCountOf, runsText } from './bench-frontier/row-rounds';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   cpuCells,
@@ -505,6 +506,21 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
             `${(scheduler.urlsPerSecond / bullmq.urlsPerSecond).toFixed(2)} |`) +
         ` ${runsText(row.schedulerRuns)} | ${row.bullmqRuns === undefined ? '—' : runsText(row.bullmqRuns)} |`,
     );
+  }
+  const pairedRows = rows.filter(
+    (row) => row.bullmqRuns !== undefined && row.bullmqRuns.length > 1,
+  );
+  if (pairedRows.length > 0) {
+    lines.push(
+      '',
+      "the scheduler's runs over BullMQ's round by round (a round's two runs are measured one after the other):",
+    );
+    for (const row of pairedRows) {
+      lines.push(
+        `  ${row.backendLabel}, ${row.size.toLocaleString('en-US')} URLs, ${row.workerCount} workers: ` +
+          roundByRoundText(row.schedulerRuns, row.bullmqRuns ?? []),
+      );
+    }
   }
   lines.push(
     '',

@@ -1,4 +1,4 @@
-import { medianRun, roundCountOf, runsText } from './row-rounds';
+import { medianRun, roundByRoundText, roundCountOf, runsText } from './row-rounds';
 import type { LoadMeasurement } from './scheduler-load';
 
 function run(urlsPerSecond: number, p99Ms = 1): LoadMeasurement {
@@ -34,5 +34,14 @@ describe('row rounds', () => {
     for (const text of ['0', '-1', '2.5', 'three', '']) {
       expect(() => roundCountOf({ BENCH_FRONTIER_ROUNDS: text })).toThrow('BENCH_FRONTIER_ROUNDS');
     }
+  });
+
+  it('compares two sides round by round, the two runs of each round with each other', () => {
+    const ours = [run(10_900), run(9_500), run(12_000)];
+    const theirs = [run(10_000), run(10_000), run(10_000)];
+    expect(roundByRoundText(ours, theirs)).toBe('1.09 0.95 1.20; ahead in 2 of 3');
+    // A tie counts as ahead ("at least"); a round one side lacks is left out.
+    expect(roundByRoundText([run(100), run(50)], [run(100)])).toBe('1.00; ahead in 1 of 1');
+    expect(roundByRoundText([], [run(1)])).toBe('; ahead in 0 of 0');
   });
 });

@@ -32,3 +32,22 @@ export function medianRun(runs: readonly LoadMeasurement[]): LoadMeasurement {
 export function runsText(runs: readonly LoadMeasurement[]): string {
   return runs.map((run) => run.urlsPerSecond.toFixed(0)).join(' ');
 }
+
+/**
+ * Each round's ratio of one side's throughput to the other's, and in how many rounds the first side
+ * was ahead: '1.09 0.95 1.20; ahead in 2 of 3'. The two runs of a round are measured one after the
+ * other, so a spell of the machine that slows both drops out of their ratio — it does not drop out
+ * of two medians, which may come from different rounds. Rounds one side lacks are left out.
+ */
+export function roundByRoundText(
+  ours: readonly LoadMeasurement[],
+  theirs: readonly LoadMeasurement[],
+): string {
+  const roundCount = Math.min(ours.length, theirs.length);
+  const ratios = Array.from(
+    { length: roundCount },
+    (_, round) => ours[round].urlsPerSecond / theirs[round].urlsPerSecond,
+  );
+  const aheadCount = ratios.filter((ratio) => ratio >= 1).length;
+  return `${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; ahead in ${aheadCount} of ${roundCount}`;
+}
