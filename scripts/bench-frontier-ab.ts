@@ -169,7 +169,8 @@ function summaryOf(runs: Run[]): string {
         `| ${workerCount} | ${name} | ${base.toFixed(digits)} | ${head.toFixed(digits)} | ${(head / base).toFixed(2)} |`,
       );
     }
-    // Runs of one side per round, in the order measured: a round's base and head run back to back.
+    // One run of each side per round, in the order measured: a round runs both sides' schedulers one
+    // after the other (the first side alternating), so their runs share the machine's spell of it.
     const sideRuns = (side: Side['label']) =>
       runs
         .filter((run) => run.side === side && run.workerCount === workerCount)
