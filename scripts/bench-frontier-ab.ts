@@ -157,26 +157,21 @@ function summaryOf(runs: Run[]): string {
     `| ------- | ------ | ----------- | ----------- | ----------- |`,
   ];
   for (const workerCount of WORKER_COUNTS) {
-    for (const [name, read, digits] of figures) {
-      const of = (side: Side['label']) =>
-        median(
-          runs
-            .filter((run) => run.side === side && run.workerCount === workerCount)
-            .map((run) => read(run.measurement)),
-        );
-      const [base, head] = [of('base'), of('head')];
-      lines.push(
-        `| ${workerCount} | ${name} | ${base.toFixed(digits)} | ${head.toFixed(digits)} | ${(head / base).toFixed(2)} |`,
-      );
-    }
     // One run of each side per round, in the order measured: a round runs both sides' schedulers one
     // after the other (the first side alternating), so their runs share the machine's spell of it.
     const sideRuns = (side: Side['label']) =>
       runs
         .filter((run) => run.side === side && run.workerCount === workerCount)
         .map((run) => run.measurement);
+    const [baseRuns, headRuns] = [sideRuns('base'), sideRuns('head')];
+    for (const [name, read, digits] of figures) {
+      const [base, head] = [median(baseRuns.map(read)), median(headRuns.map(read))];
+      lines.push(
+        `| ${workerCount} | ${name} | ${base.toFixed(digits)} | ${head.toFixed(digits)} | ${(head / base).toFixed(2)} |`,
+      );
+    }
     lines.push(
-      `| ${workerCount} | URLs/s round by round | — | — | ${roundByRoundText(sideRuns('head'), sideRuns('base'))} |`,
+      `| ${workerCount} | URLs/s round by round | — | — | ${roundByRoundText(headRuns, baseRuns)} |`,
     );
   }
   return lines.join('\n');

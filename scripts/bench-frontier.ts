@@ -507,18 +507,21 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
         ` ${runsText(row.schedulerRuns)} | ${row.bullmqRuns === undefined ? '—' : runsText(row.bullmqRuns)} |`,
     );
   }
-  const pairedRows = rows.filter(
-    (row) => row.bullmqRuns !== undefined && row.bullmqRuns.length > 1,
+  // Rows with BullMQ's runs beside the scheduler's, round for round (the TiKV double's have none).
+  const pairedRows = rows.flatMap((row) =>
+    row.bullmqRuns !== undefined && row.bullmqRuns.length > 1
+      ? [{ row, peerRuns: row.bullmqRuns }]
+      : [],
   );
   if (pairedRows.length > 0) {
     lines.push(
       '',
       "the scheduler's runs over BullMQ's round by round (a round's two runs are measured one after the other):",
     );
-    for (const row of pairedRows) {
+    for (const { row, peerRuns } of pairedRows) {
       lines.push(
         `  ${row.backendLabel}, ${row.size.toLocaleString('en-US')} URLs, ${row.workerCount} workers: ` +
-          roundByRoundText(row.schedulerRuns, row.bullmqRuns ?? []),
+          roundByRoundText(row.schedulerRuns, peerRuns),
       );
     }
   }
