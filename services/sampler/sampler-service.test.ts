@@ -116,7 +116,12 @@ it('pulls the scheduler’s candidates, samples them and posts their rules until
     `http://${DECIDED}/`,
   ]);
 
-  const queue = await sampler.client.getSamplingQueue({});
+  // The rule reaches the scheduler (outbox) before the sampling that recorded it has rescheduled
+  // its task and left the in-progress set: wait for the sampler's side to settle as well.
+  const queue = await waitFor('the sampler to finish its samplings', async () => {
+    const current = await sampler.client.getSamplingQueue({});
+    return current.in_progress_count === 0 ? current : undefined;
+  });
   expect(queue).toMatchObject({
     exported_domain_count: 3,
     in_progress_count: 0,
