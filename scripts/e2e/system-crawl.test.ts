@@ -236,12 +236,14 @@ describe('the system end to end', () => {
     const gated = corpus.domains[0];
     const admin = new SamplerClient({ baseUrl: sampler!.url, token: samplerToken });
     await schedulerClient.submitSeeds({ seed_list: [{ url: `${gated.baseUrl}/` }] });
+    // The queue shows the verdict as soon as the rule is written; the sampling is over (the site
+    // marked undecided, so exported) only once the task is no longer in progress.
     await waitFor(
-      'the sampler to judge the gated site undecided',
+      'the sampler to judge the gated site undecided and finish its sampling',
       async () => {
         const queue = await admin.getSamplingQueue({});
         const task = queue.task_list.find((row) => row.domain === gated.host);
-        return task?.verdict === 'unknown' ? task : undefined;
+        return task?.verdict === 'unknown' && !task.is_in_progress ? task : undefined;
       },
       120_000,
     );

@@ -32,6 +32,12 @@ beforeAll(async () => {
     allowDestinations: site.hosts,
     extraArguments: ['--page-pool-size', '2'],
   });
+  idle = await startTestDownloader({ allowDestinations: site.hosts });
+  // The page is on the downloader's loopback address; nothing else resolves.
+  browser = await launchTestBrowser(['127.0.0.1']);
+  // The traffic last, the slow starts done: the busy domain's 8 s interval, running again from its
+  // render of /about, must not have passed when the page's render action runs, however slowly a
+  // loaded machine starts processes.
   const { client } = downloader;
   await client.renderPage({
     url: `${site.baseUrls[0]}/about`,
@@ -44,9 +50,6 @@ beforeAll(async () => {
   await client.probeUrl({ url: `${site.baseUrls[0]}/`, min_interval_ms: 8000 });
   // No min_interval_ms: the global default (1000 ms), recorded as such.
   await client.renderPage({ url: `${site.baseUrls[1]}/about`, should_store: false });
-  idle = await startTestDownloader({ allowDestinations: site.hosts });
-  // The page is on the downloader's loopback address; nothing else resolves.
-  browser = await launchTestBrowser(['127.0.0.1']);
   ({ page } = await openOperatorPage(browser, downloader.url, TEST_DOWNLOADER_TOKEN));
 }, 90_000);
 

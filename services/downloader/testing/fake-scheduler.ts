@@ -56,6 +56,8 @@ export interface FakeScheduler {
   readonly heldCallTaskCounts: Set<{ readonly taskCount: number }>;
   /** When each lease's first report was acknowledged (epoch ms). */
   readonly acknowledgedAtMs: Map<string, number>;
+  /** When each lease handed out expires, its `expires_at` (epoch ms). */
+  readonly expiresAtMs: Map<string, number>;
   /** Reports received for a lease id. */
   reportsOf(leaseId: string): ReportRequest[];
   /** An outage: the port closes (connections refused) until bringBack() listens on it again. */
@@ -94,6 +96,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
   const reportFailures: FakeScheduler['reportFailures'] = [];
   const leased = new Map<string, number>();
   const acknowledgedAtMs = new Map<string, number>();
+  const expiresAtMs = new Map<string, number>();
   let isClosed = false;
   const fake: FakeScheduler & { url: string; close: () => Promise<void> } = {
     url: '',
@@ -103,6 +106,7 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
     reportAttempts,
     reportFailures,
     acknowledgedAtMs,
+    expiresAtMs,
     leaseLifetimeSeconds: undefined,
     isLongPolling: true,
     heldCallTaskCounts: new Set(),
@@ -130,12 +134,14 @@ export async function startFakeScheduler(): Promise<FakeScheduler> {
         leased_count: taskList.length,
         url_hash_list: taskList.map((task) => task.url_hash),
       });
+      const expiresAt = new Date(Date.now() + (fake.leaseLifetimeSeconds ?? ttlSeconds) * 1000)
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z');
+      expiresAtMs.set(leaseId, Date.parse(expiresAt));
       return {
         lease_id: leaseId,
         worker_id: query.worker_id,
-        expires_at: new Date(Date.now() + (fake.leaseLifetimeSeconds ?? ttlSeconds) * 1000)
-          .toISOString()
-          .replace(/\.\d{3}Z$/, 'Z'),
+        expires_at: expiresAt,
         task_list: taskList,
       };
     },
