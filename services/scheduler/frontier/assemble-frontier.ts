@@ -143,7 +143,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
   );
   const mutator = new FrontierMutator({
     commits,
-    finishers: [(batch) => runtimeRows.finishBatch(batch)],
     onFailure: (error) =>
       logger.fatal(
         { err: error },
@@ -328,7 +327,6 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       ...parts,
       clock,
       logger,
-      isBatchAtomic: dependencies.commitMode !== 'phased',
     },
   };
 }

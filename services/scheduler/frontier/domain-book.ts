@@ -37,7 +37,6 @@ export interface DomainBookDependencies {
 export class DomainBook implements UrlTaskChangeListener {
   readonly #schedules = new Map<string, DomainSchedule>();
   readonly ready = new ReadyDomainQueue();
-  readonly #storedChanged = new Set<DomainSchedule>();
   readonly #runtimeChanged = new Set<DomainSchedule>();
   /** While start-up loads, readiness is derived once at the end. */
   #isLoading = false;
@@ -133,16 +132,20 @@ export class DomainBook implements UrlTaskChangeListener {
   }
 
   /**
-   * Schedules whose stored counts changed since the last call: their rows join the batch. A row
-   * carries the dequeue times too, so they leave the write-behind list as well.
+   * Up to `limit` schedules whose counts or dequeue times changed since their row was last staged,
+   * those changed longest ago first (a schedule keeps its place while it changes again).
    */
-  takeStoredChanged(): DomainSchedule[] {
-    return this.#take(this.#storedChanged);
-  }
-
-  /** Schedules whose dequeue times (or counts) changed since their row was last staged. */
-  takeRuntimeChanged(): DomainSchedule[] {
-    return this.#take(this.#runtimeChanged);
+  takeRuntimeChanged(limit = Number.POSITIVE_INFINITY): DomainSchedule[] {
+    const taken: DomainSchedule[] = [];
+    for (const schedule of this.#runtimeChanged) {
+      if (taken.length >= limit) break;
+      taken.push(schedule);
+    }
+    for (const schedule of taken) {
+      schedule.hasRuntimeChange = false;
+      this.#runtimeChanged.delete(schedule);
+    }
+    return taken;
   }
 
   /**
@@ -186,21 +189,7 @@ export class DomainBook implements UrlTaskChangeListener {
     }
     counts[STORED_COUNT_OF_STATE[next.url_state]] += 1;
     if (isStoredAsDue(next)) counts.due += 1;
-    if (!schedule.hasStoredChange) {
-      schedule.hasStoredChange = true;
-      this.#storedChanged.add(schedule);
-    }
-  }
-
-  #take(changed: Set<DomainSchedule>): DomainSchedule[] {
-    const taken = [...changed];
-    for (const schedule of taken) {
-      schedule.hasStoredChange = false;
-      schedule.hasRuntimeChange = false;
-      this.#storedChanged.delete(schedule);
-      this.#runtimeChanged.delete(schedule);
-    }
-    return taken;
+    this.markRuntimeChanged(schedule);
   }
 
   #decremented(schedule: DomainSchedule, value: number): number {

@@ -10,32 +10,40 @@ export interface DomainRuntimeRowsDependencies {
   tables: FrontierTables;
   book: DomainBook;
   clock: Clock;
-  /** Rows whose only change is their dequeue times are written at most this often. */
+  /** Changed rows are written at most this often. */
   writeIntervalMs: number;
+  /** Rows written behind at most per interval (all that are left at a clean stop). */
+  writeBehindRowLimit?: number;
 }
 
 /**
- * Writes `domain_runtime` rows. A domain whose stored URLs changed gets its row in the very batch
- * of that change (finishBatch, run after every decision), so on a backend with atomic batches the
- * counts on disk always match url_task and start-up can trust them. A domain whose only change is
- * its dequeue times (every lease moves them) is written behind memory, coalesced per interval:
- * CONVENTION.md lets `_runtime` rows lag, and start-up does not trust them for safety — in-flight
- * counts come from the live leases, and every domain waits one min_interval_ms after a start, so a
- * lost second of dequeue times can never shorten an interval.
+ * A few milliseconds of the main thread per interval. Under load nearly every domain changes
+ * within an interval (100,000 of them at bench:frontier's 1M stage): written whole, each interval
+ * would hold the leases behind it for a burst of encoding and journalling, and cost what writing
+ * the rows with their changes did. The rest waits for a quieter interval or the clean stop.
+ */
+export const WRITE_BEHIND_ROW_LIMIT = 2_000;
+
+/**
+ * Writes `domain_runtime` rows behind memory: the rows of the domains whose counts or dequeue
+ * times changed, coalesced per interval and a slice at a time, and all that are left at a clean
+ * stop. CONVENTION.md lets `_runtime` rows lag: start-up trusts their counts only after a clean
+ * stop and otherwise recounts from url_task (frontier-startup.ts), and it never trusts them for
+ * safety — in-flight counts come from the live leases, and every domain waits one min_interval_ms
+ * after a start, so lost dequeue times can never shorten an interval.
+ *
+ * Until the forty-fourth session a domain whose stored URLs changed had its row in the very batch
+ * of the change, so that start-up could trust the counts after a crash too: ~50 more writes per
+ * report of 50 results, each encoded, journalled and checkpointed — a tenth of the main thread's
+ * CPU per URL and of the 4-worker throughput at 1M URLs (docs/frontier-performance.md). A start
+ * after a crash now recounts instead (~1.4 s more at 1M URLs).
  */
 export class DomainRuntimeRows {
   #lastWriteBehindAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly dependencies: DomainRuntimeRowsDependencies) {}
 
-  /** The rows of domains whose stored URLs changed in this batch. */
-  finishBatch(batch: WriteBatch): void {
-    const changed = this.dependencies.book.takeStoredChanged();
-    if (changed.length === 0) return;
-    this.#stage(batch, changed, this.dependencies.clock.nowMs());
-  }
-
-  /** The rows of domains whose dequeue times moved, if the interval passed (`isForced`: at stop). */
+  /** The rows of domains that changed, if the interval passed (`isForced`: at stop). */
   stageWriteBehind(
     batch: WriteBatch,
     nowMs: number,
@@ -43,7 +51,10 @@ export class DomainRuntimeRows {
   ): void {
     if (!isForced && nowMs - this.#lastWriteBehindAtMs < this.dependencies.writeIntervalMs) return;
     this.#lastWriteBehindAtMs = nowMs;
-    this.#stage(batch, this.dependencies.book.takeRuntimeChanged(), nowMs);
+    const limit = isForced
+      ? Number.POSITIVE_INFINITY
+      : (this.dependencies.writeBehindRowLimit ?? WRITE_BEHIND_ROW_LIMIT);
+    this.#stage(batch, this.dependencies.book.takeRuntimeChanged(limit), nowMs);
   }
 
   #stage(batch: WriteBatch, schedules: DomainSchedule[], nowMs: number): void {

@@ -47,9 +47,7 @@ export class DomainSchedule {
   head: QueueHead | null = null;
   isPaused = false;
   readonly stored: StoredUrlCounts = emptyStoredUrlCounts();
-  /** The stored counts changed: its row goes into the current batch. */
-  hasStoredChange = false;
-  /** Only the dequeue times changed: its row is written behind. */
+  /** Its counts or dequeue times changed since its domain_runtime row was last staged. */
   hasRuntimeChange = false;
 
   /** The domain's rule as DomainBook.ruleOf last looked it up, at RuleBook version `ruleVersion`. */

@@ -3,13 +3,8 @@ import { FrontierStoppingError, FrontierUnavailableError } from './frontier-erro
 import { MutationLock } from './mutation-lock';
 import { WriteBatch } from './write-batch';
 
-/** Runs at the end of every decision, before its batch is committed (e.g. derived rows). */
-export type BatchFinisher = (batch: WriteBatch) => void;
-
 export interface FrontierMutatorDependencies {
   commits: CommitQueue;
-  /** Staged into every batch after its decision (domain_runtime rows that moved). */
-  finishers: readonly BatchFinisher[];
   /** Told once, about the first failed commit (the frontier refuses mutations from then on). */
   onFailure: (error: unknown) => void;
 }
@@ -44,7 +39,6 @@ export class FrontierMutator {
       this.#assertOpen();
       const batch = new WriteBatch();
       const decided = await decide(batch);
-      for (const finish of this.dependencies.finishers) finish(batch);
       return { result: decided, durable: this.#commit(batch) };
     }, isUrgent);
     await durable;
@@ -71,7 +65,6 @@ export class FrontierMutator {
     return this.#lock.run(async () => {
       if (this.#failure !== undefined) return false;
       const batch = new WriteBatch();
-      for (const finish of this.dependencies.finishers) finish(batch);
       finalDecide(batch);
       try {
         await this.#commit(batch);

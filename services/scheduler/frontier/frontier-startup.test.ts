@@ -54,7 +54,8 @@ describe('frontier start-up', () => {
 
   afterEach(() => frontier.dispose());
 
-  it('rebuilds from one domain_runtime row per domain exactly what a recount from url_task finds', async () => {
+  /** Opens a frontier with reports, expired and live leases behind it; resolves to its memory. */
+  async function busyFrontier(): Promise<ReturnType<typeof memoryOf>> {
     frontier = await openTestFrontier({ settings: { domainInFlightCap: 3 } });
     await seedTestFrontier(frontier.parts, ['a.example', 'b.example', 'c.example'], 4);
     const reported = await leaseFrom(frontier.parts, { taskCount: 4 });
@@ -66,14 +67,51 @@ describe('frontier start-up', () => {
       frontier.parts.reclaimer.reclaimDue(batch, frontier.clock.nowMs(), 10),
     );
     expect(frontier.parts.leases.get(expiring.lease_id)).toBeUndefined();
-    const before = memoryOf(frontier.parts, frontier.clock.nowMs());
+    return memoryOf(frontier.parts, frontier.clock.nowMs());
+  }
 
+  it('rebuilds from one domain_runtime row per domain after a clean stop exactly what a recount from url_task finds', async () => {
+    const before = await busyFrontier();
+    await frontier.stopCleanly();
     const fast = await frontier.reopen();
+    expect(fast.startup.isRecounted).toBe(false);
     expect(memoryOf(fast.parts, frontier.clock.nowMs())).toEqual(before);
 
     await fast.parts.tables.frontierRuntime.delete(FRONTIER_RUNTIME_KEY);
     const recounted = await frontier.reopen();
+    expect(recounted.startup.isRecounted).toBe(true);
     expect(memoryOf(recounted.parts, frontier.clock.nowMs())).toEqual(before);
+  });
+
+  it('recounts after a crash: the domain_runtime rows lag memory, and only a clean stop writes them all', async () => {
+    const before = await busyFrontier();
+    // What the reports changed is in memory only: no row was written behind yet.
+    const rows = await frontier.parts.tables.domainRuntime.getMany(
+      before.domains.map(({ domain }) => domain),
+    );
+    expect(rows.map((row) => row?.done_url_count ?? 0)).not.toEqual(
+      before.domains.map(({ stored }) => stored.done),
+    );
+    const crashed = await frontier.reopen();
+    expect(crashed.startup.isRecounted).toBe(true);
+    expect(memoryOf(crashed.parts, frontier.clock.nowMs())).toEqual(before);
+    // The recount wrote the rows, but a start never trusts what a run that crashed left.
+    const again = await frontier.reopen();
+    expect(again.startup.isRecounted).toBe(true);
+    expect(memoryOf(again.parts, frontier.clock.nowMs())).toEqual(before);
+  });
+
+  it('recounts data a scheduler of layout 2 stopped cleanly', async () => {
+    const before = await busyFrontier();
+    await frontier.stopCleanly();
+    await frontier.parts.tables.frontierRuntime.put(FRONTIER_RUNTIME_KEY, {
+      layout_version: 2,
+      is_clean_stop: true,
+      updated_at: '2026-08-15T06:00:00Z',
+    });
+    const reopened = await frontier.reopen();
+    expect(reopened.startup.isRecounted).toBe(true);
+    expect(memoryOf(reopened.parts, frontier.clock.nowMs())).toEqual(before);
   });
 
   describe('after a kill at any write of a report, on a backend without atomic batches', () => {

@@ -20,10 +20,18 @@ import type { WriteBatch } from './write-batch';
 
 /**
  * The layout of the scheduler's keyspace these modules write: 2 = leases held by their records
- * (url_task is not rewritten on lease), domain_runtime counts, bucketed url_revisit_index. Data of
- * layout 1 (or none) is recounted — and migrated — by one pass over url_task.
+ * (url_task is not rewritten on lease), domain_runtime counts, bucketed url_revisit_index; 3 = the
+ * same, with domain_runtime rows written behind memory (exact only after a clean stop). Data of an
+ * older layout (or none) is recounted — and migrated — by one pass over url_task; a scheduler of
+ * layout 2, which trusted its rows after a crash on LMDB, recounts data of layout 3 as well.
  */
-export const FRONTIER_LAYOUT_VERSION = 2;
+export const FRONTIER_LAYOUT_VERSION = 3;
+
+/** What a start did, for its callers (its log line says more). */
+export interface FrontierStartup {
+  /** The domain_runtime counts were not trusted: one pass over url_task recounted them. */
+  isRecounted: boolean;
+}
 
 /** Writes per batch while start-up migrates or rewrites rows. */
 const STARTUP_BATCH_WRITES = 2000;
@@ -46,8 +54,6 @@ export type FrontierMemory = Pick<
 > & {
   clock: Clock;
   logger: Logger;
-  /** The backend commits a batch atomically (see CommitQueue). */
-  isBatchAtomic: boolean;
 };
 
 /**
@@ -57,9 +63,9 @@ export type FrontierMemory = Pick<
  *   - rules, candidates, health rows, and one `domain_runtime` row per domain (its share of the
  *     frontier: counts per state, due entries, a lower bound of its queue head, dequeue times). No
  *     pass over url_task: start-up costs one row per domain, whatever the frontier's size. The rows
- *     are trusted when they belong to this layout and were written atomically with url_task (LMDB)
- *     or the last run stopped cleanly; otherwise one pass over url_task recounts them (and migrates
- *     data of the older layout);
+ *     are written behind memory (domain-runtime-rows.ts), so they are trusted only when they belong
+ *     to this layout and the last run stopped cleanly; otherwise — after a crash — one pass over
+ *     url_task recounts them (and migrates data of an older layout);
  *   - the live leases, from their records: a lease whose answer is stored was settled before a
  *     crash interrupted its clean-up — it is finished now, never counted live; a lease holds the
  *     URLs it lists that no report or expiry was applied to;
@@ -68,7 +74,7 @@ export type FrontierMemory = Pick<
  *   - every domain waits one min_interval_ms from now: the write-behind of next_dequeue_at may have
  *     lost its last moments, and a restart may lengthen an interval but never shorten one.
  */
-export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<void> {
+export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<FrontierStartup> {
   const startedAtMs = Date.now();
   const phases = new PhaseClock();
   const { tables, clock, rules, book, health, candidates, logger } = memory;
@@ -96,7 +102,7 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
   const isTrusted =
     runtime !== undefined &&
     runtime.layout_version === FRONTIER_LAYOUT_VERSION &&
-    (memory.isBatchAtomic || runtime.is_clean_stop);
+    runtime.is_clean_stop;
   phases.lap('side_table_read');
   book.beginLoading();
   const heads = isTrusted
@@ -113,13 +119,8 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
   await memory.mutator.run((batch) => {
     // An answered lease whose record outlived a crash: its work is durable, it is not live.
     for (const leaseId of answered) batch.delete(tables.leaseTasks, leaseId);
-    const runtimeRow: FrontierRuntimeDocument = {
-      layout_version: FRONTIER_LAYOUT_VERSION,
-      // Until a clean stop says otherwise, a non-atomic backend's counts are not trusted.
-      is_clean_stop: false,
-      updated_at: timeTextOf(nowMs),
-    };
-    batch.put(tables.frontierRuntime, FRONTIER_RUNTIME_KEY, runtimeRow, 'cleanup');
+    // Until a clean stop says otherwise, the rows written behind are not trusted.
+    stageRuntimeRow(batch, tables, { isCleanStop: false, nowMs });
   });
   // The records so far first: the reclaim below counts its own as it writes them.
   await memory.activity.load(nowMs);
@@ -147,6 +148,34 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<voi
     },
     'frontier loaded',
   );
+  return { isRecounted: !isTrusted };
+}
+
+/**
+ * The last batch of a clean stop: every domain_runtime row memory holds ahead of storage, and the
+ * mark that lets the next start trust them. Run as the mutator's final mutation (Frontier.stop),
+ * after everything else is written.
+ */
+export function stageCleanStop(
+  batch: WriteBatch,
+  parts: Pick<FrontierParts, 'runtimeRows' | 'tables'>,
+  nowMs: number,
+): void {
+  parts.runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
+  stageRuntimeRow(batch, parts.tables, { isCleanStop: true, nowMs });
+}
+
+function stageRuntimeRow(
+  batch: WriteBatch,
+  tables: FrontierTables,
+  { isCleanStop, nowMs }: { isCleanStop: boolean; nowMs: number },
+): void {
+  const row: FrontierRuntimeDocument = {
+    layout_version: FRONTIER_LAYOUT_VERSION,
+    is_clean_stop: isCleanStop,
+    updated_at: timeTextOf(nowMs),
+  };
+  batch.put(tables.frontierRuntime, FRONTIER_RUNTIME_KEY, row, 'cleanup');
 }
 
 /**
@@ -198,7 +227,9 @@ async function recountFromUrlTasks(
   nowMs: number,
 ): Promise<Map<DomainSchedule, QueueHead>> {
   const { tables, book, mutator, logger } = memory;
-  logger.warn('recounting the frontier from url_task (no trusted domain_runtime counts)');
+  logger.warn(
+    'recounting the frontier from url_task (no domain_runtime counts of a clean stop of this layout)',
+  );
   const listedBy = new Map<string, string>();
   for (const lease of unsettled) {
     for (const task of lease.task_list) listedBy.set(task.url_hash, lease.lease_id);

@@ -8,13 +8,11 @@ import {
 } from './assemble-frontier';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { KnownUrlTable } from './known-url-set';
-import { FRONTIER_RUNTIME_KEY } from './frontier-tables';
-import { FRONTIER_LAYOUT_VERSION, rebuildFrontierMemory } from './frontier-startup';
+import { rebuildFrontierMemory, stageCleanStop } from './frontier-startup';
 import type { LeaseRequest } from './lease-issuer';
 import { MaintenanceLoop } from './maintenance-loop';
 import type { RulesOutcome } from './rule-intake';
 import type { SeedsOutcome } from './seed-intake';
-import { timeTextOf } from './time-text';
 import type {
   DomainCandidate,
   DomainRule,
@@ -122,21 +120,10 @@ export class Frontier {
 
   /** The runtime rows behind memory and — when everything before is durable — a clean stop. */
   async #finalWrite(): Promise<void> {
-    const { mutator, runtimeRows, tables } = this.parts;
     const nowMs = this.dependencies.clock.nowMs();
-    const isClean = await mutator.close((batch) => {
-      runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
-      batch.put(
-        tables.frontierRuntime,
-        FRONTIER_RUNTIME_KEY,
-        {
-          layout_version: FRONTIER_LAYOUT_VERSION,
-          is_clean_stop: true,
-          updated_at: timeTextOf(nowMs),
-        },
-        'cleanup',
-      );
-    });
+    const isClean = await this.parts.mutator.close((batch) =>
+      stageCleanStop(batch, this.parts, nowMs),
+    );
     if (!isClean) this.dependencies.logger.error('stopped without a clean final write');
   }
 

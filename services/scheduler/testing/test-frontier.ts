@@ -13,7 +13,11 @@ import { openServiceKeyspace } from '../../common/storage/service-keyspace';
 import { assembleFrontier, type FrontierParts } from '../frontier/assemble-frontier';
 import type { CommitMode } from '../frontier/commit-queue';
 import type { FrontierSettings } from '../frontier/frontier-settings';
-import { rebuildFrontierMemory } from '../frontier/frontier-startup';
+import {
+  rebuildFrontierMemory,
+  stageCleanStop,
+  type FrontierStartup,
+} from '../frontier/frontier-startup';
 import type {
   DomainRule,
   LeaseResponse,
@@ -144,7 +148,14 @@ export interface TestFrontier {
   parts: FrontierParts;
   clock: ManualClock;
   storage: CrashableBackend;
-  /** Opens a fresh frontier over the same storage, as a restarted process would. */
+  /** What its start did (whether it recounted from url_task). */
+  startup: FrontierStartup;
+  /** Ends this frontier as a clean stop does (Frontier.stop's final write); reopen after it. */
+  stopCleanly(): Promise<void>;
+  /**
+   * Opens a fresh frontier over the same storage, as a restarted process would: after a crash,
+   * unless stopCleanly ran first.
+   */
   reopen(): Promise<TestFrontier>;
   /** Stops the link-preparation threads of every frontier opened, closes the storage, deletes it. */
   dispose(): Promise<void>;
@@ -184,11 +195,18 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
       commitMode: options.commitMode ?? 'grouped',
     });
     opened.push(parts);
-    await rebuildFrontierMemory(parts.memory);
+    const startup = await rebuildFrontierMemory(parts.memory);
     return {
       parts,
       clock,
       storage,
+      startup,
+      stopCleanly: async () => {
+        const isClean = await parts.mutator.close((batch) =>
+          stageCleanStop(batch, parts, clock.nowMs()),
+        );
+        if (!isClean) throw new Error('the clean stop did not write');
+      },
       reopen: open,
       dispose: async () => {
         await Promise.all(opened.map(({ linkPreparation }) => linkPreparation.close()));
