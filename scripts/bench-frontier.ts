@@ -246,7 +246,7 @@ async function main(): Promise<number> {
       log(
         `  kill check: ${killCheck.lostUrlCount} of ${killCheck.checkedUrlCount} acknowledged URLs lost, ` +
           `${killCheck.leasedWhileHeldCount} leased while held, ${killCheck.leasedTwiceCount} leased twice; ` +
-          `restart ${killCheck.restartProcessSeconds.toFixed(1)} s (store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s)`,
+          `restart ${killCheck.restartProcessSeconds.toFixed(1)} s (store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s${restartRecountText(killCheck)} — ${killCheck.restartFrontierLoadParts})`,
       );
     }
   }
@@ -476,6 +476,11 @@ function workersCpuText(backendLabel: Row['backendLabel'], measurement: LoadMeas
   return backendLabel === 'tikv-double' ? '—' : measurement.clientCpuMicrosecondsPerUrl.toFixed(0);
 }
 
+/** ', recounted from url_task' when the kill check's restart did not trust the domain rows. */
+function restartRecountText(killCheck: KillCheckResult): string {
+  return killCheck.isRestartRecounted ? ', recounted from url_task' : '';
+}
+
 function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | undefined): number {
   const lines = [
     `frontier benchmark (Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
@@ -542,7 +547,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       '',
       `kill -9 mid-stage: ${killCheck.acknowledgedReportCount} acknowledged reports (${killCheck.checkedUrlCount} URLs read back), ` +
         `${killCheck.interruptedLeaseCount} leases cut off; after the restart (${killCheck.restartProcessSeconds.toFixed(1)} s, ` +
-        `store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s): ` +
+        `store ${killCheck.restartStorageOpenSeconds.toFixed(2)} s, frontier ${killCheck.restartFrontierLoadSeconds.toFixed(2)} s${restartRecountText(killCheck)}): ` +
         `${killCheck.lostUrlCount} lost, ` +
         `${killCheck.leasedWhileHeldCount} leased while held, ${killCheck.leasedTwiceCount} leased twice`,
     );

@@ -21,6 +21,10 @@ export interface KillCheckResult {
   restartProcessSeconds: number;
   restartStorageOpenSeconds: number;
   restartFrontierLoadSeconds: number;
+  /** The rebuild's phases as its log line gives them ('rule read 480 ms, …'). */
+  restartFrontierLoadParts: string;
+  /** The restart recounted from url_task (it does after a crash: no clean stop wrote the rows). */
+  isRestartRecounted: boolean;
 }
 
 const LEASE_TTL_SECONDS = 10;
@@ -103,6 +107,8 @@ export async function runKillCheck(options: {
       restartProcessSeconds: second.processStartSeconds,
       restartStorageOpenSeconds: second.storageOpenSeconds,
       restartFrontierLoadSeconds: second.frontierLoadSeconds,
+      restartFrontierLoadParts: second.frontierLoadParts,
+      isRestartRecounted: second.isRecounted,
     };
   } finally {
     await second.running.stop(10_000);
