@@ -125,10 +125,8 @@ export class DomainBook implements UrlTaskChangeListener {
   }
 
   markRuntimeChanged(schedule: DomainSchedule): void {
-    if (!schedule.hasRuntimeChange) {
-      schedule.hasRuntimeChange = true;
-      this.#runtimeChanged.add(schedule);
-    }
+    // A schedule already in the set keeps its place: the oldest changes are written first.
+    this.#runtimeChanged.add(schedule);
   }
 
   /**
@@ -141,10 +139,7 @@ export class DomainBook implements UrlTaskChangeListener {
       if (taken.length >= limit) break;
       taken.push(schedule);
     }
-    for (const schedule of taken) {
-      schedule.hasRuntimeChange = false;
-      this.#runtimeChanged.delete(schedule);
-    }
+    for (const schedule of taken) this.#runtimeChanged.delete(schedule);
     return taken;
   }
 

@@ -47,8 +47,6 @@ export class DomainSchedule {
   head: QueueHead | null = null;
   isPaused = false;
   readonly stored: StoredUrlCounts = emptyStoredUrlCounts();
-  /** Its counts or dequeue times changed since its domain_runtime row was last staged. */
-  hasRuntimeChange = false;
 
   /** The domain's rule as DomainBook.ruleOf last looked it up, at RuleBook version `ruleVersion`. */
   rule: RuleSummary | undefined;

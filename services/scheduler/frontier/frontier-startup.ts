@@ -154,17 +154,18 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
 }
 
 /**
- * The last batch of a clean stop: every domain_runtime row memory holds ahead of storage, and the
- * mark that lets the next start trust them. Run as the mutator's final mutation (Frontier.stop),
- * after everything else is written.
+ * A clean stop's last mutation, after everything else is written: every domain_runtime row memory
+ * holds ahead of storage, and the mark that lets the next start trust them. Resolves to false when
+ * the frontier had failed (nothing is written then). Frontier.stop runs it, and tests that stop.
  */
-export function stageCleanStop(
-  batch: WriteBatch,
-  parts: Pick<FrontierParts, 'runtimeRows' | 'tables'>,
+export function closeCleanly(
+  parts: Pick<FrontierParts, 'mutator' | 'runtimeRows' | 'tables'>,
   nowMs: number,
-): void {
-  parts.runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
-  stageRuntimeRow(batch, parts.tables, { isCleanStop: true, nowMs });
+): Promise<boolean> {
+  return parts.mutator.close((batch) => {
+    parts.runtimeRows.stageWriteBehind(batch, nowMs, { isForced: true });
+    stageRuntimeRow(batch, parts.tables, { isCleanStop: true, nowMs });
+  });
 }
 
 function stageRuntimeRow(
@@ -290,6 +291,8 @@ async function recountFromUrlTasks(
     return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
   });
   if (isLayoutOne) await removeUnbucketedRevisitEntries(memory, pending, flush);
+  // Every row, not only the changed ones: a clean stop writes only the rows that change from here
+  // on, so the rows this recount corrected are what the next start will trust.
   const updatedAt = timeTextOf(nowMs);
   for (const schedule of book.all()) {
     const row = rowOf(schedule, updatedAt);

@@ -8,7 +8,7 @@ import {
 } from './assemble-frontier';
 import type { UrlTaskDocument } from './frontier-documents';
 import type { KnownUrlTable } from './known-url-set';
-import { rebuildFrontierMemory, stageCleanStop } from './frontier-startup';
+import { closeCleanly, rebuildFrontierMemory } from './frontier-startup';
 import type { LeaseRequest } from './lease-issuer';
 import { MaintenanceLoop } from './maintenance-loop';
 import type { RulesOutcome } from './rule-intake';
@@ -121,9 +121,7 @@ export class Frontier {
   /** The runtime rows behind memory and — when everything before is durable — a clean stop. */
   async #finalWrite(): Promise<void> {
     const nowMs = this.dependencies.clock.nowMs();
-    const isClean = await this.parts.mutator.close((batch) =>
-      stageCleanStop(batch, this.parts, nowMs),
-    );
+    const isClean = await closeCleanly(this.parts, nowMs);
     if (!isClean) this.dependencies.logger.error('stopped without a clean final write');
   }
 

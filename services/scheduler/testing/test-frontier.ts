@@ -14,8 +14,8 @@ import { assembleFrontier, type FrontierParts } from '../frontier/assemble-front
 import type { CommitMode } from '../frontier/commit-queue';
 import type { FrontierSettings } from '../frontier/frontier-settings';
 import {
+  closeCleanly,
   rebuildFrontierMemory,
-  stageCleanStop,
   type FrontierStartup,
 } from '../frontier/frontier-startup';
 import type {
@@ -202,10 +202,9 @@ export async function openTestFrontier(options: TestFrontierOptions = {}): Promi
       storage,
       startup,
       stopCleanly: async () => {
-        const isClean = await parts.mutator.close((batch) =>
-          stageCleanStop(batch, parts, clock.nowMs()),
-        );
-        if (!isClean) throw new Error('the clean stop did not write');
+        if (!(await closeCleanly(parts, clock.nowMs()))) {
+          throw new Error('the clean stop did not write');
+        }
       },
       reopen: open,
       dispose: async () => {
