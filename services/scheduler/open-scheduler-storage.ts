@@ -12,6 +12,7 @@ import { holdsUrlTasksInLmdb } from './frontier/resident/migrate-url-tasks-to-re
 import { openResidentUrlTaskStore } from './frontier/resident/open-resident-url-task-store';
 import { residentDueQueueSlots } from './frontier/resident/resident-due-queue-slots';
 import { residentUrlTables } from './frontier/resident/resident-table-reads';
+import { residentUrlTaskCensus } from './frontier/resident/resident-url-task-census';
 import type { ResidentUrlTaskRows } from './frontier/resident/resident-url-task-rows';
 
 /** The scheduler's store, and its url_task rows when they are held in memory. */
@@ -201,17 +202,18 @@ async function openStorageAsChosen(
 
 /**
  * What the frontier on `storage` reads url_task and its due queues from: the resident store's
- * tables and heaps when it holds them (docs/resident-frontier.md), nothing — the keyspace's own
- * tables — otherwise.
+ * tables, heaps and columns when it holds them (docs/resident-frontier.md), nothing — the
+ * keyspace's own tables — otherwise.
  */
 export function frontierUrlTablesOf(
   keyspace: ServiceKeyspace,
   storage: Pick<SchedulerStorage, 'residentUrlTasks'>,
-): Pick<FrontierDependencies, 'urlTables' | 'dueQueueSlots'> {
+): Pick<FrontierDependencies, 'urlTables' | 'dueQueueSlots' | 'urlTaskCensus'> {
   const rows = storage.residentUrlTasks;
   if (rows === undefined) return {};
   return {
     urlTables: residentUrlTables(keyspace, rows),
     dueQueueSlots: residentDueQueueSlots(rows.store),
+    urlTaskCensus: residentUrlTaskCensus(rows.store),
   };
 }

@@ -35,6 +35,7 @@ import { SeedIntake } from './seed-intake';
 import { UrlAdmission } from './url-admission';
 import { UrlStateCounters } from './url-state-counters';
 import type { FrontierMemory } from './frontier-startup';
+import type { UrlTaskCensus } from './url-task-census';
 
 export interface FrontierDependencies {
   keyspace: ServiceKeyspace;
@@ -56,6 +57,8 @@ export interface FrontierDependencies {
   urlTables?: UrlTables;
   /** The due queues slot by slot, with `urlTables` held in memory (residentDueQueueSlots). */
   dueQueueSlots?: DueQueueSlots;
+  /** A recount's pass over `urlTables` held in memory (residentUrlTaskCensus); default: a scan. */
+  urlTaskCensus?: UrlTaskCensus;
 }
 
 /*
@@ -327,6 +330,7 @@ export function assembleFrontier(dependencies: FrontierDependencies): FrontierPa
       ...parts,
       clock,
       logger,
+      census: dependencies.urlTaskCensus,
     },
   };
 }

@@ -5,6 +5,7 @@ import { isSamePlacement } from './index-placement';
 import { ReadyDomainQueue } from './ready-domain-queue';
 import type { RuleBook, RuleSummary } from './rule-book';
 import { msOfTimeText } from './time-text';
+import type { CensusedUrlTask } from './url-task-census';
 
 /** Which stored count a stored url_state feeds (`leased` only in data of the older layout). */
 const STORED_COUNT_OF_STATE: Record<UrlTaskDocument['url_state'], keyof StoredUrlCounts> = {
@@ -119,9 +120,9 @@ export class DomainBook implements UrlTaskChangeListener {
   }
 
   /** Start-up: a stored url_task as read, in the pass that recounts a domain from url_task. */
-  countLoaded(schedule: DomainSchedule, task: UrlTaskDocument): void {
-    schedule.stored[STORED_COUNT_OF_STATE[task.url_state]] += 1;
-    if (isStoredAsDue(task)) schedule.stored.due += 1;
+  countLoaded(schedule: DomainSchedule, task: Pick<CensusedUrlTask, 'urlState' | 'isDue'>): void {
+    schedule.stored[STORED_COUNT_OF_STATE[task.urlState]] += 1;
+    if (task.isDue) schedule.stored.due += 1;
   }
 
   markRuntimeChanged(schedule: DomainSchedule): void {

@@ -26,8 +26,8 @@ export function emptyStoredUrlCounts(): StoredUrlCounts {
 
 /**
  * One domain's dequeue state (`scheduler:domain_runtime`, the primary rate control, plus what the
- * ready queue needs). Lives in memory; its row is written with every batch that changes the
- * domain's stored URLs, and behind memory when only its dequeue times moved.
+ * ready queue needs). Lives in memory; its row is written behind memory (domain-runtime-rows.ts),
+ * all of them at a clean stop.
  */
 export class DomainSchedule {
   inFlightCount = 0;

@@ -3,7 +3,6 @@ import type { ReadonlyKeyspaceTable } from '../../common/storage/keyspace-table'
 import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
 import type { FrontierParts } from './assemble-frontier';
 import type { Clock } from './clock';
-import { isStoredAsDue } from './domain-book';
 import { rowOf } from './domain-runtime-rows';
 import type { DomainSchedule, QueueHead } from './domain-schedule';
 import type {
@@ -16,6 +15,7 @@ import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './
 import { placementOf } from './index-placement';
 import { msOfTimeText, timeTextOf } from './time-text';
 import { leasedBy } from './url-task-transitions';
+import { censusedOf, type CensusedUrlTask, type UrlTaskCensus } from './url-task-census';
 import type { WriteBatch } from './write-batch';
 
 /**
@@ -54,6 +54,8 @@ export type FrontierMemory = Pick<
 > & {
   clock: Clock;
   logger: Logger;
+  /** A recount's pass over url_task without its documents, where the store has one. */
+  census: UrlTaskCensus | undefined;
 };
 
 /**
@@ -219,12 +221,14 @@ async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedul
 }
 
 /**
- * The slow path: one pass over url_task recounts every domain (exact heads included), rewrites the
- * rows, and migrates data of layout 1 on the way (`isLayoutOne`) — URLs stored as `leased` become
- * queued with their due entry (held by their live lease, or free again when no live lease lists
- * them), re-visit entries move to their shard bucket. Data of a later layout has nothing to migrate
- * (a start after a crash): rewriting every re-visit entry and scanning the index for unbucketed
- * keys took ~0.6 s of a 1.3M-URL recount and wrote a row per done URL for nothing.
+ * The slow path: one pass over url_task recounts every domain (exact heads included) and rewrites
+ * the rows. On a store that holds url_task in memory the pass reads its columns (`memory.census`);
+ * otherwise it scans the documents, and migrates data of layout 1 on the way (`isLayoutOne`, which
+ * always scans) — URLs stored as `leased` become queued with their due entry (held by their live
+ * lease, or free again when no live lease lists them), re-visit entries move to their shard bucket.
+ * Data of a later layout has nothing to migrate (a start after a crash): rewriting every re-visit
+ * entry and scanning the index for unbucketed keys took ~0.6 s of a 1.3M-URL recount and wrote a
+ * row per done URL for nothing.
  */
 async function recountFromUrlTasks(
   memory: FrontierMemory,
@@ -232,64 +236,45 @@ async function recountFromUrlTasks(
   nowMs: number,
   isLayoutOne: boolean,
 ): Promise<Map<DomainSchedule, QueueHead>> {
-  const { tables, book, mutator, logger } = memory;
+  const { tables, book, mutator, logger, census } = memory;
   logger.warn(
     'recounting the frontier from url_task (no domain_runtime counts of a clean stop of this layout)',
   );
-  const listedBy = new Map<string, string>();
+  const listed = new Map<string, string>();
   for (const lease of unsettled) {
-    for (const task of lease.task_list) listedBy.set(task.url_hash, lease.lease_id);
+    for (const task of lease.task_list) listed.set(task.url_hash, lease.lease_id);
   }
   const heads = new Map<DomainSchedule, QueueHead>();
+  let urlCount = 0;
+  const count = (task: Readonly<CensusedUrlTask>) => {
+    urlCount += 1;
+    const schedule = book.obtain(task.domain);
+    book.countLoaded(schedule, task);
+    if (!task.isDue || task.isHeld) return;
+    const known = heads.get(schedule);
+    if (
+      known === undefined ||
+      task.priorityRank < known.rank ||
+      (task.priorityRank === known.rank && task.dueAtMs < known.dueAtMs)
+    ) {
+      heads.set(schedule, { rank: task.priorityRank, dueAtMs: task.dueAtMs });
+    }
+  };
   const pending: Array<(batch: WriteBatch) => void> = [];
   const flush = async () => {
     const writes = pending.splice(0);
     if (writes.length > 0) await mutator.run((batch) => writes.forEach((write) => write(batch)));
   };
-  let urlCount = 0;
-  await scanAll(tables.urlTasks, (stored) => {
-    urlCount += 1;
-    let task = stored;
-    if (task.url_state === 'leased') {
-      // Layout 1 stored leased URLs as leased, out of their due queue. Now a URL stays queued and
-      // keeps its due entry while leased; one no live lease lists is simply queued again.
-      task = { ...task, url_state: 'queued', is_in_due_index: true };
-      const migrated = task;
-      const entry = placementOf(task);
-      if (entry !== undefined) {
-        pending.push((batch) =>
-          batch.put(tables.dueIndex, entry.key, EMPTY_INDEX_ENTRY, 'pointers'),
-        );
-      }
-      pending.push((batch) =>
-        batch.put(tables.urlTasks, migrated.url_hash, migrated, 'transitions'),
-      );
-    }
-    const placement = placementOf(task);
-    if (isLayoutOne && placement?.indexName === 'revisit') {
-      // Idempotent: puts the entry under its bucketed key (layout 1 had none).
-      pending.push((batch) =>
-        batch.put(tables.revisitIndex, placement.key, EMPTY_INDEX_ENTRY, 'pointers'),
-      );
-    }
-    const schedule = book.obtain(task.domain);
-    book.countLoaded(schedule, task);
-    const isHeld =
-      listedBy.get(task.url_hash) !== undefined &&
-      task.applied_lease_id !== listedBy.get(task.url_hash);
-    if (isStoredAsDue(task) && !isHeld && placement?.indexName === 'due') {
-      const candidate = { rank: placement.rank, dueAtMs: msOfTimeText(task.due_at) };
-      const known = heads.get(schedule);
-      if (
-        known === undefined ||
-        candidate.rank < known.rank ||
-        (candidate.rank === known.rank && candidate.dueAtMs < known.dueAtMs)
-      ) {
-        heads.set(schedule, candidate);
-      }
-    }
-    return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
-  });
+  const isCensused = census !== undefined && !isLayoutOne;
+  if (isCensused) {
+    census.visitAll(listed, count);
+  } else {
+    await scanAll(tables.urlTasks, (stored) => {
+      const task = isLayoutOne ? migratedFromLayoutOne(memory, stored, pending) : stored;
+      count(censusedOf(task, listed));
+      return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
+    });
+  }
   if (isLayoutOne) await removeUnbucketedRevisitEntries(memory, pending, flush);
   // Every row, not only the changed ones: a clean stop writes only the rows that change from here
   // on, so the rows this recount corrected are what the next start will trust.
@@ -300,8 +285,37 @@ async function recountFromUrlTasks(
     if (pending.length >= STARTUP_BATCH_WRITES) await flush();
   }
   await flush();
-  logger.info({ url_count: urlCount }, 'frontier recounted from url_task');
+  logger.info({ url_count: urlCount, is_censused: isCensused }, 'frontier recounted from url_task');
   return heads;
+}
+
+/**
+ * A url_task of layout 1 as this layout stores it, with the writes that move it there staged in
+ * `pending`: a URL stored as leased is queued again with its due entry (a live lease that lists it
+ * still holds it), and a re-visit entry is put under its bucketed key (idempotent).
+ */
+function migratedFromLayoutOne(
+  { tables }: FrontierMemory,
+  stored: UrlTaskDocument,
+  pending: Array<(batch: WriteBatch) => void>,
+): UrlTaskDocument {
+  let task = stored;
+  if (task.url_state === 'leased') {
+    task = { ...task, url_state: 'queued', is_in_due_index: true };
+    const migrated = task;
+    const entry = placementOf(task);
+    if (entry !== undefined) {
+      pending.push((batch) => batch.put(tables.dueIndex, entry.key, EMPTY_INDEX_ENTRY, 'pointers'));
+    }
+    pending.push((batch) => batch.put(tables.urlTasks, migrated.url_hash, migrated, 'transitions'));
+  }
+  const placement = placementOf(task);
+  if (placement?.indexName === 'revisit') {
+    pending.push((batch) =>
+      batch.put(tables.revisitIndex, placement.key, EMPTY_INDEX_ENTRY, 'pointers'),
+    );
+  }
+  return task;
 }
 
 /** Layout 1 keyed url_revisit_index `{due_at}/{url_hash}`; the recount put them under buckets. */

@@ -1,4 +1,3 @@
-import type { UrlTaskDocument } from './frontier-documents';
 import type { PlacedChange, UrlTaskChangeListener } from './frontier-store';
 import { URL_STATES, type UrlState } from './wire-types';
 
@@ -14,10 +13,6 @@ export class UrlStateCounters implements UrlTaskChangeListener {
     if (previous?.url_state === next.url_state) return;
     if (previous !== undefined) this.#add(previous.url_state, -1);
     this.#add(next.url_state, 1);
-  }
-
-  countLoaded(task: UrlTaskDocument): void {
-    this.#add(task.url_state, 1);
   }
 
   /** Start-up from per-domain counts: `count` URLs in `state`. */
