@@ -111,7 +111,7 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
   const isLayoutOne = runtime === undefined || runtime.layout_version < 2;
   const heads = isTrusted
     ? await loadDomainRows(memory)
-    : await recountFromUrlTasks(memory, unsettled, nowMs, isLayoutOne);
+    : await recountFromUrlTasks(memory, unsettled, nowMs, isLayoutOne, phases);
   phases.lap('domain_read');
   const heldCount = await loadLiveLeases(memory, unsettled);
   phases.lap('lease_load');
@@ -235,6 +235,7 @@ async function recountFromUrlTasks(
   unsettled: readonly LeaseTaskDocument[],
   nowMs: number,
   isLayoutOne: boolean,
+  phases: PhaseClock,
 ): Promise<Map<DomainSchedule, QueueHead>> {
   const { tables, book, mutator, logger, census } = memory;
   logger.warn(
@@ -276,6 +277,7 @@ async function recountFromUrlTasks(
     });
   }
   if (isLayoutOne) await removeUnbucketedRevisitEntries(memory, pending, flush);
+  phases.lap('url_task_count');
   // Every row, not only the changed ones: a clean stop writes only the rows that change from here
   // on, so the rows this recount corrected are what the next start will trust.
   const updatedAt = timeTextOf(nowMs);
