@@ -36,7 +36,7 @@ export const WRITE_BEHIND_ROW_LIMIT = 2_000;
  * of the change, so that start-up could trust the counts after a crash too: ~50 more writes per
  * report of 50 results, each encoded, journalled and checkpointed — a tenth of the main thread's
  * CPU per URL and of the 4-worker throughput at 1M URLs (docs/frontier-performance.md). A start
- * after a crash now recounts instead (~1.4 s more at 1M URLs).
+ * after a crash now recounts instead (~0.4–0.6 s more at 1M URLs on the resident store).
  */
 export class DomainRuntimeRows {
   #lastWriteBehindAtMs = Number.NEGATIVE_INFINITY;

@@ -95,11 +95,11 @@ describe('frontier start-up', () => {
     const crashed = await frontier.reopen();
     expect(crashed.startup.isRecounted).toBe(true);
     expect(memoryOf(crashed.parts, frontier.clock.nowMs())).toEqual(before);
-    // The recount wrote the rows, but a start never trusts what a run that crashed left.
+    // A start never trusts the rows a run that crashed left, whatever it wrote of them.
     const again = await frontier.reopen();
     expect(again.startup.isRecounted).toBe(true);
     expect(memoryOf(again.parts, frontier.clock.nowMs())).toEqual(before);
-    // A clean stop after a recount writes only what changed since; the recount's rows hold the rest.
+    // The recount marked every row changed: a clean stop after it writes what the recount found.
     await again.stopCleanly();
     const trusted = await frontier.reopen();
     expect(trusted.startup.isRecounted).toBe(false);
