@@ -1,21 +1,10 @@
 import { storedFormOf, type UrlTaskDocument } from './frontier-documents';
 import type { PlacedChange, UrlTaskChangeListener } from './frontier-store';
-import { DomainSchedule, type StoredUrlCounts } from './domain-schedule';
+import { DomainSchedule, STORED_COUNT_OF_STATE } from './domain-schedule';
 import { isSamePlacement } from './index-placement';
 import { ReadyDomainQueue } from './ready-domain-queue';
 import type { RuleBook, RuleSummary } from './rule-book';
 import { msOfTimeText } from './time-text';
-import type { CensusedUrlTask } from './url-task-census';
-
-/** Which stored count a stored url_state feeds (`leased` only in data of the older layout). */
-const STORED_COUNT_OF_STATE: Record<UrlTaskDocument['url_state'], keyof StoredUrlCounts> = {
-  queued: 'queued',
-  leased: 'queued',
-  done: 'done',
-  failed: 'failed',
-  waiting_for_rule: 'waitingForRule',
-  dropped: 'dropped',
-};
 
 /** Placed in url_due_index as stored (what `due_url_count` counts). */
 export function isStoredAsDue(task: UrlTaskDocument): boolean {
@@ -117,12 +106,6 @@ export class DomainBook implements UrlTaskChangeListener {
     }
     if (isStored) this.#countStored(schedule, previous, next);
     if (!this.#isLoading) this.touch(schedule);
-  }
-
-  /** Start-up: a stored url_task as read, in the pass that recounts a domain from url_task. */
-  countLoaded(schedule: DomainSchedule, task: Pick<CensusedUrlTask, 'urlState' | 'isDue'>): void {
-    schedule.stored[STORED_COUNT_OF_STATE[task.urlState]] += 1;
-    if (task.isDue) schedule.stored.due += 1;
   }
 
   markRuntimeChanged(schedule: DomainSchedule): void {

@@ -1,3 +1,4 @@
+import type { UrlState } from './wire-types';
 import type { RuleSummary } from './rule-book';
 
 /** The best due URL of a domain: the band the domain is served in, and since when it waits. */
@@ -19,6 +20,16 @@ export interface StoredUrlCounts {
   dropped: number;
   due: number;
 }
+
+/** Which stored count a stored url_state feeds (`leased` only in data of the older layout). */
+export const STORED_COUNT_OF_STATE: Readonly<Record<UrlState, keyof StoredUrlCounts>> = {
+  queued: 'queued',
+  leased: 'queued',
+  done: 'done',
+  failed: 'failed',
+  waiting_for_rule: 'waitingForRule',
+  dropped: 'dropped',
+};
 
 export function emptyStoredUrlCounts(): StoredUrlCounts {
   return { queued: 0, done: 0, failed: 0, waitingForRule: 0, dropped: 0, due: 0 };

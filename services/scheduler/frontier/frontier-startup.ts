@@ -14,7 +14,7 @@ import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './
 import { placementOf } from './index-placement';
 import { msOfTimeText, timeTextOf } from './time-text';
 import { leasedBy } from './url-task-transitions';
-import { censusedOf, type CensusedUrlTask, type UrlTaskCensus } from './url-task-census';
+import { censusedOf, DomainTally, type UrlTaskCensus } from './url-task-census';
 import type { WriteBatch } from './write-batch';
 
 /**
@@ -243,36 +243,36 @@ async function recountFromUrlTasks(
   for (const lease of unsettled) {
     for (const task of lease.task_list) listed.set(task.url_hash, lease.lease_id);
   }
-  const heads = new Map<DomainSchedule, QueueHead>();
-  let urlCount = 0;
-  const count = (task: Readonly<CensusedUrlTask>) => {
-    urlCount += 1;
-    const schedule = book.obtain(task.domain);
-    book.countLoaded(schedule, task);
-    if (!task.isDue || task.isHeld) return;
-    const known = heads.get(schedule);
-    if (
-      known === undefined ||
-      task.priorityRank < known.rank ||
-      (task.priorityRank === known.rank && task.dueAtMs < known.dueAtMs)
-    ) {
-      heads.set(schedule, { rank: task.priorityRank, dueAtMs: task.dueAtMs });
-    }
-  };
   const pending: Array<(batch: WriteBatch) => void> = [];
   const flush = async () => {
     const writes = pending.splice(0);
     if (writes.length > 0) await mutator.run((batch) => writes.forEach((write) => write(batch)));
   };
   const isCensused = census !== undefined && !isLayoutOne;
+  let tallies: Iterable<DomainTally>;
   if (isCensused) {
-    census.visitAll(listed, count);
+    tallies = census.tallyAll(listed);
   } else {
+    const byDomain = new Map<string, DomainTally>();
     await scanAll(tables.urlTasks, (stored) => {
       const task = isLayoutOne ? migratedFromLayoutOne(memory, stored, pending) : stored;
-      count(censusedOf(task, listed));
+      let tally = byDomain.get(task.domain);
+      if (tally === undefined) {
+        tally = new DomainTally(task.domain);
+        byDomain.set(task.domain, tally);
+      }
+      tally.add(censusedOf(task, listed));
       return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
     });
+    tallies = byDomain.values();
+  }
+  const heads = new Map<DomainSchedule, QueueHead>();
+  let urlCount = 0;
+  for (const tally of tallies) {
+    const schedule = book.obtain(tally.domain);
+    Object.assign(schedule.stored, tally.stored);
+    if (tally.head !== null) heads.set(schedule, tally.head);
+    urlCount += tally.urlCount;
   }
   if (isLayoutOne) await removeUnbucketedRevisitEntries(memory, pending, flush);
   await flush();

@@ -1,4 +1,10 @@
 import { isStoredAsDue } from './domain-book';
+import {
+  emptyStoredUrlCounts,
+  STORED_COUNT_OF_STATE,
+  type QueueHead,
+  type StoredUrlCounts,
+} from './domain-schedule';
 import type { UrlTaskDocument } from './frontier-documents';
 import { msOfTimeText } from './time-text';
 import type { UrlState } from './wire-types';
@@ -27,13 +33,41 @@ export interface CensusedUrlTask {
 export type ListedUrls = ReadonlyMap<string, string>;
 
 /**
+ * One domain's share of url_task as a recount finds it: the stored counts `domain_runtime` keeps,
+ * and the head of its due queue among the URLs no live lease holds (a lower bound, as the row's).
+ * Every pass over url_task counts a URL through `add`, so both passes count alike.
+ */
+export class DomainTally {
+  readonly stored: StoredUrlCounts = emptyStoredUrlCounts();
+  head: QueueHead | null = null;
+  urlCount = 0;
+
+  constructor(readonly domain: string) {}
+
+  add(task: Readonly<CensusedUrlTask>): void {
+    this.urlCount += 1;
+    this.stored[STORED_COUNT_OF_STATE[task.urlState]] += 1;
+    if (!task.isDue) return;
+    this.stored.due += 1;
+    if (task.isHeld) return;
+    const head = this.head;
+    if (
+      head === null ||
+      task.priorityRank < head.rank ||
+      (task.priorityRank === head.rank && task.dueAtMs < head.dueAtMs)
+    ) {
+      this.head = { rank: task.priorityRank, dueAtMs: task.dueAtMs };
+    }
+  }
+}
+
+/**
  * A pass over every stored url_task that reads only what a recount needs, without building its
- * documents — the resident store's columns (residentUrlTaskCensus) answer it in a fraction of the
- * time a scan of a million documents takes. `visit` may be handed the same object each time: it
- * must copy what it keeps.
+ * documents, tallied per domain — the resident store's columns (residentUrlTaskCensus) answer it
+ * in a fraction of the time a scan of a million documents takes.
  */
 export interface UrlTaskCensus {
-  visitAll(listed: ListedUrls, visit: (task: Readonly<CensusedUrlTask>) => void): void;
+  tallyAll(listed: ListedUrls): DomainTally[];
 }
 
 /** A stored document as a recount reads it (the path of a store without a census). */

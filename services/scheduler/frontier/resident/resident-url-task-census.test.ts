@@ -1,7 +1,7 @@
 import type { UrlTaskDocument } from '../frontier-documents';
 import { queuedUrlTask, spreadUrlHashOf } from '../../testing/url-task-fixtures';
 import { timeTextOf } from '../time-text';
-import { censusedOf, type CensusedUrlTask } from '../url-task-census';
+import { censusedOf, DomainTally, type ListedUrls } from '../url-task-census';
 import { URL_STATES } from '../wire-types';
 import { ResidentUrlStore } from './resident-url-store';
 import { residentUrlTaskCensus } from './resident-url-task-census';
@@ -36,35 +36,73 @@ function everyKindOfTask(): UrlTaskDocument[] {
   return tasks;
 }
 
+/** Due URLs whose heads the tallies must find: the best one no live lease holds. */
+function dueTasks(): UrlTaskDocument[] {
+  const due = (
+    index: number,
+    domain: string,
+    rank: number,
+    dueSecond: number,
+    applied: string | null,
+  ) =>
+    queuedUrlTask({
+      url: `https://${domain}/due-${index}`,
+      url_hash: spreadUrlHashOf(1000 + index),
+      domain,
+      url_state: 'queued',
+      is_in_due_index: true,
+      priority_rank: rank,
+      due_at: timeTextOf(Date.UTC(2026, 7, 15, 7, 0, dueSecond)),
+      applied_lease_id: applied,
+    });
+  return [
+    due(0, 'a.example', 1, 5, null), // held: listed by the live lease, never applied
+    due(1, 'a.example', 1, 9, null),
+    due(2, 'a.example', 2, 1, null),
+    due(3, 'b.example', 3, 2, null),
+    due(4, 'b.example', 3, 1, LIVE_LEASE), // listed, but the live lease's report was applied to it
+  ];
+}
+
+/** The tallies a pass over the documents finds (the recount's path without a census). */
+function talliesOfDocuments(tasks: readonly UrlTaskDocument[], listed: ListedUrls): DomainTally[] {
+  const byDomain = new Map<string, DomainTally>();
+  for (const task of tasks) {
+    const tally = byDomain.get(task.domain) ?? new DomainTally(task.domain);
+    byDomain.set(task.domain, tally);
+    tally.add(censusedOf(task, listed));
+  }
+  return [...byDomain.values()];
+}
+
+const byDomain = (left: DomainTally, right: DomainTally) => (left.domain < right.domain ? -1 : 1);
+
 describe('residentUrlTaskCensus', () => {
-  it('reads from the columns exactly what a recount reads from each stored document', () => {
+  it('tallies from the columns exactly what a pass over the stored documents tallies', () => {
     const store = new ResidentUrlStore();
-    const tasks = everyKindOfTask();
+    const tasks = [...everyKindOfTask(), ...dueTasks()];
     for (const task of tasks) store.put(task);
-    // The live lease lists every queued URL and one the store never held.
+    // The live lease lists every queued URL but one due one, and a URL the store never held.
     const listed = new Map(
       tasks
-        .filter((task) => task.url_state === 'queued')
+        .filter((task) => task.url_state === 'queued' && !task.url.endsWith('/due-1'))
         .map((task): [string, string] => [task.url_hash, LIVE_LEASE]),
     );
     listed.set(spreadUrlHashOf(999), LIVE_LEASE);
 
-    const visited: CensusedUrlTask[] = [];
-    residentUrlTaskCensus(store).visitAll(listed, (task) => visited.push({ ...task }));
+    const tallies = residentUrlTaskCensus(store).tallyAll(listed).sort(byDomain);
 
-    expect(visited).toEqual(tasks.map((task) => censusedOf(task, listed)));
-    // What the comparison rests on: held and due URLs are among them, and not all of them.
-    const held = visited.filter((task) => task.isHeld);
-    expect(held.length).toBeGreaterThan(0);
-    expect(held.length).toBeLessThan(listed.size - 1); // the ones applied by the live lease are not
-    const due = visited.filter((task) => task.isDue);
-    expect(due).toHaveLength(1); // queued, in the index, ranked
-    expect(Number.isNaN(due[0].dueAtMs)).toBe(false);
+    expect(tallies).toEqual(talliesOfDocuments(tasks, listed).sort(byDomain));
+    // What the comparison rests on: every URL counted, due URLs counted whether held or not, and
+    // each head the best due URL no live lease holds.
+    expect(tallies.reduce((sum, tally) => sum + tally.urlCount, 0)).toBe(tasks.length);
+    expect(tallies.map(({ domain, stored, head }) => ({ domain, due: stored.due, head }))).toEqual([
+      { domain: 'a.example', due: 4, head: { rank: 1, dueAtMs: Date.UTC(2026, 7, 15, 7, 0, 9) } },
+      { domain: 'b.example', due: 2, head: { rank: 3, dueAtMs: Date.UTC(2026, 7, 15, 7, 0, 1) } },
+    ]);
   });
 
-  it('visits nothing in an empty store', () => {
-    const visit = jest.fn();
-    residentUrlTaskCensus(new ResidentUrlStore()).visitAll(new Map(), visit);
-    expect(visit).not.toHaveBeenCalled();
+  it('tallies nothing in an empty store', () => {
+    expect(residentUrlTaskCensus(new ResidentUrlStore()).tallyAll(new Map())).toEqual([]);
   });
 });
