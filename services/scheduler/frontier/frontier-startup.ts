@@ -14,7 +14,7 @@ import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './
 import { placementOf } from './index-placement';
 import { msOfTimeText, timeTextOf } from './time-text';
 import { leasedBy } from './url-task-transitions';
-import { censusedOf, DomainTally, type UrlTaskCensus } from './url-task-census';
+import { DocumentTallies, type DomainTally, type UrlTaskCensus } from './url-task-census';
 import type { WriteBatch } from './write-batch';
 
 /**
@@ -221,13 +221,13 @@ async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedul
 
 /**
  * The slow path: one pass over url_task recounts every domain (exact heads included) and marks
- * every row to be written behind. On a store that holds url_task in memory the pass reads its columns (`memory.census`);
- * otherwise it scans the documents, and migrates data of layout 1 on the way (`isLayoutOne`, which
- * always scans) — URLs stored as `leased` become queued with their due entry (held by their live
- * lease, or free again when no live lease lists them), re-visit entries move to their shard bucket.
- * Data of a later layout has nothing to migrate (a start after a crash): rewriting every re-visit
- * entry and scanning the index for unbucketed keys took ~0.6 s of a 1.3M-URL recount and wrote a
- * row per done URL for nothing.
+ * every row to be written behind. On a store that holds url_task in memory the pass reads its
+ * columns (`memory.census`); otherwise it scans the documents, and migrates data of layout 1 on the
+ * way (`isLayoutOne`, which always scans) — URLs stored as `leased` become queued with their due
+ * entry (held by their live lease, or free again when no live lease lists them), re-visit entries
+ * move to their shard bucket. Data of a later layout has nothing to migrate (a start after a
+ * crash): rewriting every re-visit entry and scanning the index for unbucketed keys took ~0.6 s of
+ * a 1.3M-URL recount and wrote a row per done URL for nothing.
  */
 async function recountFromUrlTasks(
   memory: FrontierMemory,
@@ -253,18 +253,12 @@ async function recountFromUrlTasks(
   if (isCensused) {
     tallies = census.tallyAll(listed);
   } else {
-    const byDomain = new Map<string, DomainTally>();
+    const documents = new DocumentTallies(listed);
     await scanAll(tables.urlTasks, (stored) => {
-      const task = isLayoutOne ? migratedFromLayoutOne(memory, stored, pending) : stored;
-      let tally = byDomain.get(task.domain);
-      if (tally === undefined) {
-        tally = new DomainTally(task.domain);
-        byDomain.set(task.domain, tally);
-      }
-      tally.add(censusedOf(task, listed));
+      documents.add(isLayoutOne ? migratedFromLayoutOne(memory, stored, pending) : stored);
       return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
     });
-    tallies = byDomain.values();
+    tallies = documents.all();
   }
   const heads = new Map<DomainSchedule, QueueHead>();
   let urlCount = 0;

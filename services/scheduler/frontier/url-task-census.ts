@@ -14,7 +14,6 @@ import type { UrlState } from './wire-types';
  * domain's stored counts and the head of its due queue, and nothing else.
  */
 export interface CensusedUrlTask {
-  domain: string;
   urlState: UrlState;
   /** Placed in url_due_index as stored (isStoredAsDue): queued, in the index, with a rank. */
   isDue: boolean;
@@ -75,11 +74,30 @@ export function censusedOf(task: UrlTaskDocument, listed: ListedUrls): CensusedU
   const listedBy = listed.get(task.url_hash);
   const isDue = isStoredAsDue(task);
   return {
-    domain: task.domain,
     urlState: task.url_state,
     isDue,
     priorityRank: task.priority_rank ?? Number.NaN,
     dueAtMs: isDue ? msOfTimeText(task.due_at) : Number.NaN,
     isHeld: listedBy !== undefined && task.applied_lease_id !== listedBy,
   };
+}
+
+/** Tallies of stored documents read one by one: the recount's scan where a store has no census. */
+export class DocumentTallies {
+  readonly #byDomain = new Map<string, DomainTally>();
+
+  constructor(private readonly listed: ListedUrls) {}
+
+  add(task: UrlTaskDocument): void {
+    let tally = this.#byDomain.get(task.domain);
+    if (tally === undefined) {
+      tally = new DomainTally(task.domain);
+      this.#byDomain.set(task.domain, tally);
+    }
+    tally.add(censusedOf(task, this.listed));
+  }
+
+  all(): IterableIterator<DomainTally> {
+    return this.#byDomain.values();
+  }
 }

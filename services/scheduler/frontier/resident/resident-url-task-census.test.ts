@@ -1,7 +1,7 @@
 import type { UrlTaskDocument } from '../frontier-documents';
 import { queuedUrlTask, spreadUrlHashOf } from '../../testing/url-task-fixtures';
 import { timeTextOf } from '../time-text';
-import { censusedOf, DomainTally, type ListedUrls } from '../url-task-census';
+import { DocumentTallies, type DomainTally, type ListedUrls } from '../url-task-census';
 import { URL_STATES } from '../wire-types';
 import { ResidentUrlStore } from './resident-url-store';
 import { residentUrlTaskCensus } from './resident-url-task-census';
@@ -66,13 +66,9 @@ function dueTasks(): UrlTaskDocument[] {
 
 /** The tallies a pass over the documents finds (the recount's path without a census). */
 function talliesOfDocuments(tasks: readonly UrlTaskDocument[], listed: ListedUrls): DomainTally[] {
-  const byDomain = new Map<string, DomainTally>();
-  for (const task of tasks) {
-    const tally = byDomain.get(task.domain) ?? new DomainTally(task.domain);
-    byDomain.set(task.domain, tally);
-    tally.add(censusedOf(task, listed));
-  }
-  return [...byDomain.values()];
+  const tallies = new DocumentTallies(listed);
+  for (const task of tasks) tallies.add(task);
+  return [...tallies.all()];
 }
 
 const byDomain = (left: DomainTally, right: DomainTally) => (left.domain < right.domain ? -1 : 1);

@@ -24,7 +24,6 @@ export function residentUrlTaskCensus(store: ResidentUrlStore): UrlTaskCensus {
       }
       const tallies: Array<DomainTally | undefined> = new Array(table.domainCodeCount);
       const task: CensusedUrlTask = {
-        domain: '',
         urlState: 'queued',
         isDue: false,
         priorityRank: Number.NaN,
@@ -34,7 +33,6 @@ export function residentUrlTaskCensus(store: ResidentUrlStore): UrlTaskCensus {
       for (let slot = 0; slot < table.size; slot += 1) {
         const code = table.domainCodeOfSlot(slot);
         const tally = (tallies[code] ??= new DomainTally(table.domainOfCode(code)));
-        task.domain = tally.domain;
         task.urlState = table.urlStateOf(slot);
         task.isDue = indexes.placementOf(slot) === 'due';
         task.priorityRank = table.priorityRankOf(slot);
