@@ -31,6 +31,11 @@ export const STORED_COUNT_OF_STATE: Readonly<Record<UrlState, keyof StoredUrlCou
   dropped: 'dropped',
 };
 
+/** Whether a URL at `rank`, due at `dueAtMs`, comes before `head` in a due queue (or none is). */
+export function isAheadOf(rank: number, dueAtMs: number, head: QueueHead | null): boolean {
+  return head === null || rank < head.rank || (rank === head.rank && dueAtMs < head.dueAtMs);
+}
+
 export function emptyStoredUrlCounts(): StoredUrlCounts {
   return { queued: 0, done: 0, failed: 0, waitingForRule: 0, dropped: 0, due: 0 };
 }
@@ -72,12 +77,6 @@ export class DomainSchedule {
 
   /** Lowers the head when a better entry arrives; never raises it (takers correct it). */
   offerHead(candidate: QueueHead): void {
-    if (
-      this.head === null ||
-      candidate.rank < this.head.rank ||
-      (candidate.rank === this.head.rank && candidate.dueAtMs < this.head.dueAtMs)
-    ) {
-      this.head = candidate;
-    }
+    if (isAheadOf(candidate.rank, candidate.dueAtMs, this.head)) this.head = candidate;
   }
 }

@@ -1,6 +1,7 @@
 import { isStoredAsDue } from './domain-book';
 import {
   emptyStoredUrlCounts,
+  isAheadOf,
   STORED_COUNT_OF_STATE,
   type QueueHead,
   type StoredUrlCounts,
@@ -33,7 +34,7 @@ export type ListedUrls = ReadonlyMap<string, string>;
 
 /**
  * One domain's share of url_task as a recount finds it: the stored counts `domain_runtime` keeps,
- * and the head of its due queue among the URLs no live lease holds (a lower bound, as the row's).
+ * and the head of its due queue among the URLs no live lease holds (start-up's hint, as the row's).
  * Every pass over url_task counts a URL through `add`, so both passes count alike.
  */
 export class DomainTally {
@@ -49,12 +50,7 @@ export class DomainTally {
     if (!task.isDue) return;
     this.stored.due += 1;
     if (task.isHeld) return;
-    const head = this.head;
-    if (
-      head === null ||
-      task.priorityRank < head.rank ||
-      (task.priorityRank === head.rank && task.dueAtMs < head.dueAtMs)
-    ) {
+    if (isAheadOf(task.priorityRank, task.dueAtMs, this.head)) {
       this.head = { rank: task.priorityRank, dueAtMs: task.dueAtMs };
     }
   }
