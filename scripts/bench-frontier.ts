@@ -15,7 +15,8 @@
  * largest stage one more load (the last worker count, BENCH_FRONTIER_PROFILED_URLS) runs with its
  * CPU profiler on through the inspector — the measured rows run without one. BullMQ: W workers
  * each fetching 50 jobs (getNextJob) and completing them (moveToCompleted) — no per-domain
- * interval, no link admission at all.
+ * interval, no link admission at all. Each side's clock runs from its workers' first call to their
+ * last answer (BullMQ's workers connect before it and close after it: bullmq-peer.ts).
  *
  * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3), the scheduler's run and BullMQ's at
  * the same worker count one after the other, and each side's row is its run of median throughput
