@@ -28,7 +28,7 @@ export class DomainBook implements UrlTaskChangeListener {
   readonly #schedules = new Map<string, DomainSchedule>();
   readonly ready = new ReadyDomainQueue();
   readonly #runtimeChanged = new Set<DomainSchedule>();
-  /** While start-up loads, readiness is derived once at the end. */
+  /** While start-up loads, changes do not touch: it touches each schedule once it has settled it. */
   #isLoading = false;
   #lastObtained: DomainSchedule | undefined;
 
@@ -79,9 +79,9 @@ export class DomainBook implements UrlTaskChangeListener {
     this.#isLoading = true;
   }
 
+  /** Start-up has touched every schedule it settled (LoadedScheduleSettler): changes touch again. */
   finishLoading(): void {
     this.#isLoading = false;
-    for (const schedule of this.#schedules.values()) this.touch(schedule);
   }
 
   onUrlTaskChanged({ previous, next, before, after, isStored }: PlacedChange): void {

@@ -13,6 +13,7 @@ import type {
 import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './frontier-tables';
 import { placementOf } from './index-placement';
 import { msOfTimeText, timeTextOf } from './time-text';
+import { LoadedScheduleSettler } from './loaded-schedule-settler';
 import { leasedBy } from './url-task-transitions';
 import { DocumentTallies, type DomainTally, type UrlTaskCensus } from './url-task-census';
 import type { WriteBatch } from './write-batch';
@@ -106,17 +107,26 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
     runtime.is_clean_stop;
   phases.lap('side_table_read');
   book.beginLoading();
-  // Layout 1 (or no frontier_runtime row: data written before it existed) needs migrating.
-  const isLayoutOne = runtime === undefined || runtime.layout_version < 2;
-  const heads = isTrusted
-    ? await loadDomainRows(memory)
-    : await recountFromUrlTasks(memory, unsettled, isLayoutOne, phases);
-  phases.lap('domain_read');
-  const heldCount = await loadLiveLeases(memory, unsettled);
-  phases.lap('lease_load');
-  settleSchedules(memory, heads, nowMs);
+  const settler = new LoadedScheduleSettler(book, nowMs);
+  let heldCount: number;
+  if (isTrusted) {
+    // The leases first: each row's schedule is settled as it is read (LoadedScheduleSettler).
+    heldCount = await loadLiveLeases(memory, unsettled);
+    phases.lap('lease_load');
+    await loadDomainRows(memory, settler);
+    phases.lap('domain_read');
+  } else {
+    // Layout 1 (or no frontier_runtime row: data written before it existed) needs migrating.
+    const isLayoutOne = runtime === undefined || runtime.layout_version < 2;
+    const heads = await recountFromUrlTasks(memory, unsettled, isLayoutOne, phases);
+    phases.lap('domain_read');
+    // The migration's writes may have moved URLs the lease records list: those read after them.
+    heldCount = await loadLiveLeases(memory, unsettled);
+    phases.lap('lease_load');
+    for (const schedule of book.all()) settler.settle(schedule, heads.get(schedule) ?? null);
+  }
   book.finishLoading();
-  countStates(memory, heldCount);
+  settler.countInto(memory.counters, heldCount);
   phases.lap('schedule_settle');
 
   await memory.mutator.run((batch) => {
@@ -138,7 +148,7 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
   phases.lap('startup_write');
   logger.info(
     {
-      url_count: [...book.all()].reduce((sum, schedule) => sum + totalOf(schedule), 0),
+      url_count: settler.urlCount,
       domain_count: book.size,
       domain_rule_count: rules.size,
       live_lease_count: memory.leases.count,
@@ -197,11 +207,20 @@ class PhaseClock {
   }
 }
 
-/** The fast path: one domain_runtime row per domain. Resolves to each domain's head hint. */
-async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedule, QueueHead>> {
-  const heads = new Map<DomainSchedule, QueueHead>();
+/**
+ * The fast path: one domain_runtime row per domain, each schedule settled as its row is read (the
+ * live leases are loaded already). A schedule that exists without a row — made by a live lease or
+ * a health row of a domain none was written for — is settled after the last row.
+ */
+async function loadDomainRows(
+  memory: FrontierMemory,
+  settler: LoadedScheduleSettler,
+): Promise<void> {
+  const { book } = memory;
+  // Few: the schedules of unhealthy domains and of URLs live leases hold.
+  const madeBeforeRows = new Set(book.all());
   await scanAll(memory.tables.domainRuntime, (row) => {
-    const schedule = memory.book.obtain(row.domain);
+    const schedule = book.obtain(row.domain);
     schedule.nextDequeueAtMs = row.next_dequeue_at === null ? 0 : msOfTimeText(row.next_dequeue_at);
     schedule.lastDequeueAtMs =
       row.last_dequeue_at === null ? null : msOfTimeText(row.last_dequeue_at);
@@ -212,11 +231,14 @@ async function loadDomainRows(memory: FrontierMemory): Promise<Map<DomainSchedul
     stored.waitingForRule = row.waiting_url_count;
     stored.dropped = row.dropped_url_count;
     stored.due = row.due_url_count;
-    if (row.head_priority_rank !== null && row.head_due_at !== null) {
-      heads.set(schedule, { rank: row.head_priority_rank, dueAtMs: msOfTimeText(row.head_due_at) });
-    }
+    const head =
+      row.head_priority_rank === null || row.head_due_at === null
+        ? null
+        : { rank: row.head_priority_rank, dueAtMs: msOfTimeText(row.head_due_at) };
+    madeBeforeRows.delete(schedule);
+    settler.settle(schedule, head);
   });
-  return heads;
+  for (const schedule of madeBeforeRows) settler.settle(schedule, null);
 }
 
 /**
@@ -366,47 +388,6 @@ async function loadLiveLeases(
     heldCount += held.length;
   }
   return heldCount;
-}
-
-/** Due counts, heads and dequeue times from what was loaded. */
-function settleSchedules(
-  memory: FrontierMemory,
-  heads: ReadonlyMap<DomainSchedule, QueueHead>,
-  nowMs: number,
-): void {
-  for (const schedule of memory.book.all()) {
-    schedule.dueCount = Math.max(0, schedule.dueCount + schedule.stored.due);
-    // No hint yet a due count: any head is a valid lower bound; the picker finds the real one.
-    schedule.head = schedule.dueCount > 0 ? (heads.get(schedule) ?? { rank: 0, dueAtMs: 0 }) : null;
-    // Through the book, which keeps the rule on the schedule: finishLoading's pass reads it there.
-    const rule = memory.book.ruleOf(schedule);
-    if (rule !== undefined) {
-      schedule.nextDequeueAtMs = Math.max(schedule.nextDequeueAtMs, nowMs + rule.minIntervalMs);
-    }
-  }
-}
-
-/** URLs per url_state as the frontier sees them: stored counts, less the URLs leases hold. */
-function countStates(memory: FrontierMemory, heldCount: number): void {
-  const totals = { queued: 0, done: 0, failed: 0, waitingForRule: 0, dropped: 0 };
-  for (const { stored } of memory.book.all()) {
-    totals.queued += stored.queued;
-    totals.done += stored.done;
-    totals.failed += stored.failed;
-    totals.waitingForRule += stored.waitingForRule;
-    totals.dropped += stored.dropped;
-  }
-  const { counters } = memory;
-  counters.addLoaded('queued', totals.queued - heldCount);
-  counters.addLoaded('leased', heldCount);
-  counters.addLoaded('done', totals.done);
-  counters.addLoaded('failed', totals.failed);
-  counters.addLoaded('waiting_for_rule', totals.waitingForRule);
-  counters.addLoaded('dropped', totals.dropped);
-}
-
-function totalOf({ stored }: DomainSchedule): number {
-  return stored.queued + stored.done + stored.failed + stored.waitingForRule + stored.dropped;
 }
 
 /** Every row of a table, in pages of the largest allowed size. */
