@@ -143,28 +143,40 @@ describe('resident snapshot files', () => {
     expect(loaded.get(task.url_hash)).toEqual(task);
   });
 
-  it('refuses a damaged, torn or foreign file, and replaces a snapshot whole', async () => {
-    const store = new ResidentUrlStore();
-    for (let index = 0; index < 2000; index += 1) store.put(taskOf(index));
-    const path = join(directory, 'snapshot');
-    await writeResidentSnapshot(store, path);
-    const whole = readFileSync(path);
+  it.each([
+    ['checksummed before it is loaded', {}],
+    ['checksummed on a thread of its own while it is loaded', { checksumThreadFromBytes: 0 }],
+  ])(
+    'refuses a damaged, torn or foreign file, %s, and replaces a snapshot whole',
+    async (_, options) => {
+      const store = new ResidentUrlStore();
+      for (let index = 0; index < 2000; index += 1) store.put(taskOf(index));
+      const path = join(directory, 'snapshot');
+      await writeResidentSnapshot(store, path);
+      const whole = readFileSync(path);
+      expect((await readResidentSnapshot(path, options)).store.size).toBe(2000);
 
-    const flipped = Buffer.from(whole);
-    flipped[Math.floor(flipped.length / 2)] ^= 0x40;
-    writeFileSync(path, flipped);
-    await expect(readResidentSnapshot(path)).rejects.toThrow(/checksum/);
+      // In a column, in a slice's header (its JSON no longer parses), in the trailer's code lists.
+      const headerAt = whole.indexOf('{"first_slot"');
+      const trailerAt = whole.lastIndexOf('"domain_list"');
+      for (const at of [Math.floor(whole.length / 2), headerAt + 1, trailerAt + 3]) {
+        const flipped = Buffer.from(whole);
+        flipped[at] ^= 0x40;
+        writeFileSync(path, flipped);
+        await expect(readResidentSnapshot(path, options)).rejects.toThrow(/checksum/);
+      }
 
-    writeFileSync(path, whole.subarray(0, whole.length - 100));
-    await expect(readResidentSnapshot(path)).rejects.toThrow(ResidentSnapshotError);
+      writeFileSync(path, whole.subarray(0, whole.length - 100));
+      await expect(readResidentSnapshot(path, options)).rejects.toThrow(ResidentSnapshotError);
 
-    writeFileSync(path, Buffer.from('not a snapshot at all'));
-    await expect(readResidentSnapshot(path)).rejects.toThrow(/not a resident snapshot/);
+      writeFileSync(path, Buffer.from('not a snapshot at all'));
+      await expect(readResidentSnapshot(path, options)).rejects.toThrow(/not a resident snapshot/);
 
-    // Written again over the damaged one (and over a temporary file a crash left behind).
-    writeFileSync(`${path}.tmp`, 'left by a crash');
-    store.put(taskOf(5000));
-    await writeResidentSnapshot(store, path);
-    expect((await readResidentSnapshot(path)).store.size).toBe(2001);
-  });
+      // Written again over the damaged one (and over a temporary file a crash left behind).
+      writeFileSync(`${path}.tmp`, 'left by a crash');
+      store.put(taskOf(5000));
+      await writeResidentSnapshot(store, path);
+      expect((await readResidentSnapshot(path, options)).store.size).toBe(2001);
+    },
+  );
 });

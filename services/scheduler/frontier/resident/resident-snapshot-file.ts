@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResidentUrlStore } from './resident-url-store';
+import { checksumOfFile, checksumOnThread } from './snapshot-checksum';
 import {
   ResidentUrlTable,
   ResidentValueError,
@@ -162,9 +163,6 @@ export async function writeResidentSnapshot(
   return byteCount;
 }
 
-/** Bytes the checksum pass reads from a snapshot file at a time. */
-const READ_WINDOW_BYTES = 8 * 1024 * 1024;
-
 /** Where a slice's bytes lie in the file, as the first pass found them. */
 interface SlicePlace {
   header: SliceHeader;
@@ -175,18 +173,32 @@ interface SlicePlace {
 
 type Refuse = (reason: string) => ResidentSnapshotError;
 
+/** How readResidentSnapshot reads: the table's options, and where the checksum is computed. */
+export interface ReadResidentSnapshotOptions extends ResidentUrlTableOptions {
+  /**
+   * Files of at least this many bytes are checksummed on a thread of their own while this one
+   * loads them (snapshot-checksum.ts); smaller ones here, first — a thread costs more than their
+   * checksum. Default 16 MiB: a snapshot of ~70,000 URLs.
+   */
+  checksumThreadFromBytes?: number;
+}
+
+const DEFAULT_CHECKSUM_THREAD_FROM_BYTES = 16 * 1024 * 1024;
+
 /**
  * Reads a snapshot writeResidentSnapshot wrote; ResidentSnapshotError when it is not whole.
  *
- * In passes over the file, never holding it whole: the checksum a window at a time, the records'
- * headers, then the slices one at a time into one buffer, which the table copies from before it
- * takes the next (ResidentUrlTable.fromSlices). Read into memory whole, a 1M-URL snapshot cost the
- * start ~230 MB more memory, touched afresh, beside the columns it fills. The reads are synchronous:
- * this runs while the scheduler starts, before it serves anything.
+ * Never holding the file whole: the records' headers, then the slices one at a time into one
+ * buffer, which the table copies from before it takes the next (ResidentUrlTable.fromSlices). Read
+ * into memory whole, a 1M-URL snapshot cost the start ~230 MB more memory, touched afresh, beside
+ * the columns it fills. The checksum of a large file is computed on another thread meanwhile: what
+ * was loaded counts only once it matches, and a load that fails on a damaged file is refused for
+ * its checksum. The reads are synchronous: this runs while the scheduler starts, before it serves
+ * anything.
  */
 export async function readResidentSnapshot(
   path: string,
-  options: ResidentUrlTableOptions = {},
+  options: ReadResidentSnapshotOptions = {},
 ): Promise<ResidentSnapshot> {
   const refuse: Refuse = (reason) => new ResidentSnapshotError(path, reason);
   const fd = openSync(path, 'r');
@@ -197,35 +209,68 @@ export async function readResidentSnapshot(
       throw refuse('not a resident snapshot');
     }
     const checksumAt = fileByteCount - U32_BYTES;
-    if (
-      checksumOf(fd, checksumAt) !== readExactly(fd, checksumAt, U32_BYTES, refuse).readUInt32LE()
-    ) {
-      throw refuse('its checksum does not match (a torn or damaged file)');
-    }
-    const { slices, trailer } = recordsOf(fd, checksumAt, refuse);
-    let store: ResidentUrlStore;
+    const expected = readExactly(fd, checksumAt, U32_BYTES, refuse).readUInt32LE();
+    const checksum = checksumWhileLoading(path, fd, checksumAt, options);
+    const isIntact = async () => (await checksum) === expected;
+    let snapshot: ResidentSnapshot;
     try {
-      store = ResidentUrlStore.fromSlices(
-        slicesOf(fd, slices, refuse),
-        {
-          domainList: trailer.domain_list,
-          urlStateList: trailer.url_state_list,
-          reasonList: trailer.reason_list,
-        },
-        options,
-      );
+      snapshot = loadRecords(fd, checksumAt, refuse, options);
     } catch (error) {
-      if (!(error instanceof ResidentValueError)) throw error;
-      throw refuse(error.message);
+      // A damaged file may fail anywhere in its records; its checksum is the reason to give.
+      if (!(await isIntact())) throw refuse(CHECKSUM_MISMATCH);
+      throw error;
     }
-    if (store.size !== trailer.slot_count) throw refuse('its slices do not hold every slot');
-    if (!Number.isSafeInteger(trailer.journal_sequence) || trailer.journal_sequence < 0) {
-      throw refuse('it names no journal sequence');
-    }
-    return { store, journalSequence: trailer.journal_sequence };
+    if (!(await isIntact())) throw refuse(CHECKSUM_MISMATCH);
+    return snapshot;
   } finally {
     closeSync(fd);
   }
+}
+
+const CHECKSUM_MISMATCH = 'its checksum does not match (a torn or damaged file)';
+
+/**
+ * The CRC-32 of the file's first `byteCount` bytes: on a thread of its own for a large file (here
+ * if that thread fails: the file is still open), here at once for a small one.
+ */
+function checksumWhileLoading(
+  path: string,
+  fd: number,
+  byteCount: number,
+  { checksumThreadFromBytes = DEFAULT_CHECKSUM_THREAD_FROM_BYTES }: ReadResidentSnapshotOptions,
+): Promise<number> {
+  if (byteCount < checksumThreadFromBytes) return Promise.resolve(checksumOfFile(fd, byteCount));
+  return checksumOnThread({ path, byteCount }).catch(() => checksumOfFile(fd, byteCount));
+}
+
+/** The store of the file's records, checked as far as they can be without the checksum. */
+function loadRecords(
+  fd: number,
+  checksumAt: number,
+  refuse: Refuse,
+  options: ResidentUrlTableOptions,
+): ResidentSnapshot {
+  const { slices, trailer } = recordsOf(fd, checksumAt, refuse);
+  let store: ResidentUrlStore;
+  try {
+    store = ResidentUrlStore.fromSlices(
+      slicesOf(fd, slices, refuse),
+      {
+        domainList: trailer.domain_list,
+        urlStateList: trailer.url_state_list,
+        reasonList: trailer.reason_list,
+      },
+      options,
+    );
+  } catch (error) {
+    if (!(error instanceof ResidentValueError)) throw error;
+    throw refuse(error.message);
+  }
+  if (store.size !== trailer.slot_count) throw refuse('its slices do not hold every slot');
+  if (!Number.isSafeInteger(trailer.journal_sequence) || trailer.journal_sequence < 0) {
+    throw refuse('it names no journal sequence');
+  }
+  return { store, journalSequence: trailer.journal_sequence };
 }
 
 /** `byteCount` bytes at `position`, or the file refused: it ends before them. */
@@ -246,20 +291,7 @@ function readExactly(
   return target;
 }
 
-/** CRC-32 of the file's first `byteCount` bytes, a window at a time. */
-function checksumOf(fd: number, byteCount: number): number {
-  const window = Buffer.allocUnsafe(Math.min(READ_WINDOW_BYTES, byteCount));
-  let checksum = 0;
-  for (let position = 0; position < byteCount;) {
-    const read = readSync(fd, window, 0, Math.min(window.length, byteCount - position), position);
-    if (read === 0) break; // shorter than its size said: the checksum cannot match
-    checksum = crc32(window.subarray(0, read), checksum);
-    position += read;
-  }
-  return checksum;
-}
-
-/** The slices' places and the trailer, from each record's header (the checksum already holds). */
+/** The slices' places and the trailer, from each record's header. */
 function recordsOf(
   fd: number,
   checksumAt: number,
