@@ -44,4 +44,44 @@ describe('ReadyDomainQueue', () => {
     expect(queue.popAvailable(7, 1000)?.domain).toBe('moved.example');
     expect(queue.readyCount).toBe(0);
   });
+
+  it('serves exactly what a sorted list of the queued domains would, through random moves', () => {
+    // A small linear congruential generator: the same sequence on every run.
+    let seed = 12345;
+    const next = (bound: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % bound;
+    };
+    const queue = new ReadyDomainQueue();
+    const schedules = Array.from({ length: 40 }, (_, index) => new DomainSchedule(`d${index}`));
+    /** The model: each queued domain's band, time and order of queueing. */
+    const model = new Map<DomainSchedule, { rank: number; at: number; order: number }>();
+    let order = 0;
+    // Mostly re-queues, few pops: superseded entries pile up past the bound that compacts a band
+    // (twice in this sequence), which must drop none that is live.
+    for (let step = 0; step < 6000; step += 1) {
+      const schedule = schedules[next(schedules.length)];
+      const action = next(20);
+      if (action < 16) {
+        const rank = next(2);
+        const at = next(50);
+        queue.push(schedule, rank, at);
+        model.set(schedule, { rank, at, order: (order += 1) });
+      } else if (action < 18) {
+        queue.withdraw(schedule);
+        model.delete(schedule);
+      } else {
+        const rank = next(2);
+        const nowMs = next(60);
+        const expected = [...model.entries()]
+          .filter(([, entry]) => entry.rank === rank && entry.at <= nowMs)
+          .sort(([, left], [, right]) => left.at - right.at || left.order - right.order)[0]?.[0];
+        expect(queue.popAvailable(rank, nowMs)).toBe(expected);
+        if (expected !== undefined) model.delete(expected);
+      }
+      expect(queue.readyCount).toBe(model.size);
+      const earliest = Math.min(...[...model.values()].map((entry) => entry.at));
+      expect(queue.earliestAvailableAtMs()).toBe(earliest);
+    }
+  });
 });
