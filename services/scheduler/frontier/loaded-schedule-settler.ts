@@ -10,7 +10,8 @@ import type { UrlStateCounters } from './url-state-counters';
  *
  * One schedule at a time, so that start-up settles a schedule while the read of its row still has
  * it in the CPU's caches: a separate pass over 100,000 schedules after the rows were read cost
- * ~0.27 s of a 1M-URL start (bench:frontier), most of it the first touch of each schedule again.
+ * 0.25–0.41 s of a 1M-URL start (bench:frontier), most of it the first touch of each schedule
+ * again.
  */
 export class LoadedScheduleSettler {
   readonly #totals = emptyStoredUrlCounts();
