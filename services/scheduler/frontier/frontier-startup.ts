@@ -12,8 +12,8 @@ import type {
 } from './frontier-documents';
 import { EMPTY_INDEX_ENTRY, FRONTIER_RUNTIME_KEY, type FrontierTables } from './frontier-tables';
 import { placementOf } from './index-placement';
-import { msOfTimeText, timeTextOf } from './time-text';
 import { LoadedScheduleSettler } from './loaded-schedule-settler';
+import { msOfTimeText, timeTextOf } from './time-text';
 import { leasedBy } from './url-task-transitions';
 import { DocumentTallies, type DomainTally, type UrlTaskCensus } from './url-task-census';
 import type { WriteBatch } from './write-batch';

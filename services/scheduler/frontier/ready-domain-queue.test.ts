@@ -1,3 +1,4 @@
+import { seededRandom } from '../../common/testing/seeded-random';
 import { DomainSchedule } from './domain-schedule';
 import { ReadyDomainQueue } from './ready-domain-queue';
 
@@ -46,19 +47,15 @@ describe('ReadyDomainQueue', () => {
   });
 
   it('serves exactly what a sorted list of the queued domains would, through random moves', () => {
-    // A small linear congruential generator: the same sequence on every run.
-    let seed = 12345;
-    const next = (bound: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % bound;
-    };
+    const random = seededRandom(12345);
+    const next = (bound: number) => Math.floor(random() * bound);
     const queue = new ReadyDomainQueue();
     const schedules = Array.from({ length: 40 }, (_, index) => new DomainSchedule(`d${index}`));
     /** The model: each queued domain's band, time and order of queueing. */
     const model = new Map<DomainSchedule, { rank: number; at: number; order: number }>();
     let order = 0;
     // Mostly re-queues, few pops: superseded entries pile up past the bound that compacts a band
-    // (twice in this sequence), which must drop none that is live.
+    // (once in this sequence), which must drop none that is live.
     for (let step = 0; step < 6000; step += 1) {
       const schedule = schedules[next(schedules.length)];
       const action = next(20);
