@@ -26,7 +26,7 @@ import { ContractValidators, findMalformedNumericParameters } from './contract-v
 import { sendErrorBody } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
-import type { RequestMeta } from './request-meta';
+import { requestMetaOf, type RequestMeta } from './request-meta';
 import { declaresDefault } from './schema-default-finder';
 import { findUnknownFields } from './unknown-field-finder';
 
@@ -187,23 +187,25 @@ async function handleOperation(
   const startedAt = process.hrtime.bigint();
   const requestId = readRequestId(request);
   response.setHeader('X-Request-Id', requestId);
-  const log = options.logger.child({ request_id: requestId, operation: definition.operationId });
+  // Until the caller is known the request's logger has none; the handler's meta has it.
+  let meta = requestMetaOf(requestId, null, options.logger, definition.operationId);
   let status = 500;
   try {
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
     const caller = await authenticateCaller(definition, options.authenticate, request);
+    meta = requestMetaOf(requestId, caller, options.logger, definition.operationId);
     if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
-    const input = validateInput(operation, validators, options, request, log);
-    const result = await invoker({ ...input, meta: { requestId, caller, log } });
+    const input = validateInput(operation, validators, options, request, meta);
+    const result = await invoker({ ...input, meta });
     if (options.shouldValidateResponses) {
       assertResponseMatches(definition, validators, definition.successStatus, result);
     }
     status = definition.successStatus;
     response.status(status).json(result);
   } catch (error) {
-    const answer = toErrorAnswer(error, log);
+    const answer = toErrorAnswer(error, meta.log);
     if (options.shouldValidateResponses) {
-      assertErrorDeclared(definition, validators, answer.status, answer.body, log);
+      assertErrorDeclared(definition, validators, answer.status, answer.body, meta.log);
     }
     status = answer.status;
     sendErrorBody(response, answer.status, answer.body);
@@ -255,7 +257,7 @@ function validateInput(
   validators: ContractValidators,
   options: ContractRouterOptions,
   request: Request,
-  log: Logger,
+  meta: RequestMeta,
 ): Omit<OperationInput, 'meta'> {
   const path = { ...request.params } as Record<string, unknown>;
   const pathCheck = validators.parameters(definition, 'path');
@@ -267,7 +269,7 @@ function validateInput(
   const query = { ...(request.query as Record<string, unknown>) };
   for (const name of Object.keys(query)) {
     if (!definition.queryParameterNames.includes(name)) {
-      reportUnknownField(options, log, definition, 'query', name);
+      reportUnknownField(options, meta.log, definition, 'query', name);
       delete query[name];
     }
   }
@@ -288,7 +290,7 @@ function validateInput(
       validators.resolveReference(reference),
     );
     for (const field of unknownFields) {
-      reportUnknownField(options, log, definition, 'body', field);
+      reportUnknownField(options, meta.log, definition, 'body', field);
     }
     if (!bodyCheck.accepts(body)) {
       // A body that breaks only a variant rule answers the code its schema names for it.

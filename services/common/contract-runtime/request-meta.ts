@@ -7,8 +7,31 @@ export interface RequestMeta {
   requestId: string;
   /** Null only for operations without security. */
   caller: CallerIdentity | null;
-  /** A child logger bound to the request id and operation. */
-  log: Logger;
+  /** A child logger bound to the request id and operation (made when first read). */
+  readonly log: Logger;
+}
+
+/**
+ * A request's meta whose child logger is made only when something logs with it. Most requests log
+ * nothing of their own (the request line is pino-http's), and a pino child costs its bindings'
+ * serialization on every request: ~1.4 % of the scheduler's HTTP thread at 10 tasks per lease
+ * (`perf record` on that thread, docs/frontier-performance.md, forty-eighth session).
+ */
+export function requestMetaOf(
+  requestId: string,
+  caller: CallerIdentity | null,
+  logger: Logger,
+  operationId: string,
+): RequestMeta {
+  let log: Logger | undefined;
+  return {
+    requestId,
+    caller,
+    get log() {
+      log ??= logger.child({ request_id: requestId, operation: operationId });
+      return log;
+    },
+  };
 }
 
 /**

@@ -71,6 +71,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     }),
   );
 
+  // The contract's operations first: nearly every request is one of them, and Express tries each
+  // route registered before a match in turn.
+  app.use(options.contractRouter);
+
   app.get('/healthz', async (_request, response) => {
     const isReady = await options.isReady();
     response.status(isReady ? 200 : 503).json({
@@ -89,7 +93,6 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   addApiReferenceRoutes(app, options.apiDocument, options.apiDocument.info.title);
   options.addExtraRoutes?.(app);
-  app.use(options.contractRouter);
 
   app.use((request: Request, response: Response) => {
     sendErrorBody(response, 404, {

@@ -7,6 +7,7 @@ import {
 } from '../contract-runtime/contract-error';
 import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
 import type { OperationDefinition } from '../contract-runtime/operation-definition';
+import { requestMetaOf } from '../contract-runtime/request-meta';
 
 /**
  * A contract operation the HTTP thread received, checked and reduced to its declared fields by the
@@ -58,8 +59,7 @@ export function operationDispatcher(
       const body: unknown = bodyJson === undefined ? undefined : JSON.parse(bodyJson);
       const invoker = invokers[operationId];
       if (invoker === undefined) throw new Error(`no handler for operation ${operationId}`);
-      const log = logger.child({ request_id: requestId, operation: operationId });
-      const meta = { requestId, caller, log };
+      const meta = requestMetaOf(requestId, caller, logger, operationId);
       const result = await invoker({ query, path, body, preparedOnThread, meta });
       return { kind: 'result', result };
     } catch (error) {

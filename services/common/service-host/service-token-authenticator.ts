@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
 
 /**
@@ -11,6 +11,7 @@ export function createServiceTokenAuthenticator(serviceToken: string): TokenAuth
     timingSafeEqual(digest(presented), expected) ? { tokenKind: 'service' } : null;
 }
 
+/** The one-shot `crypto.hash`: no Hash object per request (url-hash.ts says why it is faster). */
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
