@@ -26,7 +26,10 @@
  *
  * Knobs: BENCH_AB_BASE (required: a commit, branch or tag), BENCH_AB_ROUNDS (3),
  * BENCH_AB_WORKERS (4,16), BENCH_AB_URLS (60000 measured per worker count), BENCH_AB_SIZE
- * (1000000 URLs), BENCH_AB_BUDGET_SECONDS (2400). Output: printed, and saved to
+ * (1000000 URLs), BENCH_AB_TASKS_PER_LEASE (50; at 10 a cost paid per request weighs five times
+ * what it weighs at 50 — a lease and its report cost the scheduler ~1.3 ms of CPU besides their
+ * tasks in the forty-eighth session — so a change to one shows through the machine's spread),
+ * BENCH_AB_BUDGET_SECONDS (2400). Output: printed, and saved to
  * .data/bench-frontier-ab/<time>/figures.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,7 +47,12 @@ import { median } from './common/statistics';
 import { roundByRoundText } from './bench-frontier/row-rounds';
 import { BenchCorpus } from './bench-frontier/bench-corpus';
 import { growFrontier, openLmdbGrowthStorage } from './bench-frontier/frontier-growth';
-import { cpuFiguresText, WARMUP_URLS, type LoadMeasurement } from './bench-frontier/scheduler-load';
+import {
+  cpuFiguresText,
+  TASKS_PER_LEASE,
+  WARMUP_URLS,
+  type LoadMeasurement,
+} from './bench-frontier/scheduler-load';
 import {
   loadAgainst,
   logSchedulerErrors,
@@ -56,6 +64,7 @@ const BASE = process.env.BENCH_AB_BASE ?? '';
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const WORKER_COUNTS = (process.env.BENCH_AB_WORKERS ?? '4,16').split(',').map(Number);
 const MEASURED_URLS = Number(process.env.BENCH_AB_URLS ?? 60_000);
+const TASKS_PER_LEASE_MEASURED = Number(process.env.BENCH_AB_TASKS_PER_LEASE ?? TASKS_PER_LEASE);
 const FRONTIER_SIZE = Number(process.env.BENCH_AB_SIZE ?? 1_000_000);
 const RUN_FROM = benchRunFromOf(process.env);
 const budget = new Budget(Number(process.env.BENCH_AB_BUDGET_SECONDS ?? 2400));
@@ -110,7 +119,12 @@ async function runSide(side: Side, template: string): Promise<Run[]> {
     });
     try {
       await waitForKnownUrls(scheduler, 120_000);
-      const load = loadAgainst(scheduler, { corpus, frontierSize: FRONTIER_SIZE, budget });
+      const load = loadAgainst(scheduler, {
+        corpus,
+        frontierSize: FRONTIER_SIZE,
+        budget,
+        tasksPerLease: TASKS_PER_LEASE_MEASURED,
+      });
       await load(WORKER_COUNTS[0], WARMUP_URLS);
       const runs: Run[] = [];
       for (const workerCount of WORKER_COUNTS) {
@@ -191,7 +205,8 @@ async function main(): Promise<number> {
   mkdirSync(outputDirectory, { recursive: true });
   log(
     `frontier A/B: this tree against ${BASE}; ${ROUNDS} rounds, ${WORKER_COUNTS.join('/')} workers, ` +
-      `${MEASURED_URLS.toLocaleString('en-US')} URLs each, frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs, ` +
+      `${MEASURED_URLS.toLocaleString('en-US')} URLs each, ${TASKS_PER_LEASE_MEASURED} tasks per lease, ` +
+      `frontier of ${FRONTIER_SIZE.toLocaleString('en-US')} URLs, ` +
       `both schedulers run from ${RUN_FROM === 'dist' ? 'their builds (dist/)' : 'their source (tsx)'}`,
   );
   const settingsLines = abSideSettingsLines(settings);

@@ -172,8 +172,9 @@ export const WARMUP_URLS = 60_000;
 export type AroundLoad = (load: () => Promise<void>) => Promise<void>;
 
 /**
- * `workerCount` workers each looping GET /v1/lease (task_count 50) → POST /v1/report (every task
- * done, `linksPerPage` links each) with the generated client, until `urlBudget` URLs are reported.
+ * `workerCount` workers each looping GET /v1/lease (task_count 50, or `tasksPerLease`) → POST
+ * /v1/report (every task done, `linksPerPage` links each) with the generated client, until
+ * `urlBudget` URLs are reported.
  * Every worker checks that no domain was handed out twice within min_interval_ms.
  */
 export async function measureScheduler(options: {
@@ -187,6 +188,8 @@ export async function measureScheduler(options: {
   frontierSize: number;
   budget: Budget;
   around?: AroundLoad;
+  /** task_count of every lease (TASKS_PER_LEASE unless a diagnosis asks otherwise). */
+  tasksPerLease?: number;
 }): Promise<LoadMeasurement> {
   const { corpus } = options;
   const client = new SchedulerClient({
@@ -217,7 +220,7 @@ export async function measureScheduler(options: {
           const sent = performance.now();
           const lease: LeaseResponse = await client.leaseTasks({
             worker_id: `bench-${worker}`,
-            task_count: TASKS_PER_LEASE,
+            task_count: options.tasksPerLease ?? TASKS_PER_LEASE,
             lease_ttl_seconds: 120,
           });
           const received = performance.now();

@@ -114,7 +114,7 @@ export type SchedulerLoad = (
  */
 export function loadAgainst(
   scheduler: BenchScheduler,
-  context: { corpus: BenchCorpus; frontierSize: number; budget: Budget },
+  context: { corpus: BenchCorpus; frontierSize: number; budget: Budget; tasksPerLease?: number },
 ): SchedulerLoad {
   return (workerCount, urlBudget, around) =>
     measureScheduler({
@@ -127,5 +127,6 @@ export function loadAgainst(
       frontierSize: context.frontierSize,
       budget: context.budget,
       around,
+      tasksPerLease: context.tasksPerLease,
     });
 }
