@@ -4,6 +4,7 @@ import {
   openStorageBackend,
   type StorageBackendSettings,
 } from '../common/storage/open-storage-backend';
+import { resourceUseSince } from '../common/process/resource-use';
 import type { OrderedKeyValueBackend } from '../common/storage/ordered-key-value-backend';
 import { residentJournalErrorOf } from '../common/storage/write-behind/resident-rows';
 import type { ServiceKeyspace } from '../common/storage/service-keyspace';
@@ -132,6 +133,7 @@ export async function openSchedulerStorage(
   logger: Logger,
 ): Promise<SchedulerStorage> {
   const startedAtMs = performance.now();
+  const resourceUseBefore = process.resourceUsage();
   const choice = await chooseResidentUrlTasks(settings, mode);
   const storage = await openStorageAsChosen(settings, choice, logger);
   logger.info(
@@ -140,6 +142,7 @@ export async function openSchedulerStorage(
       reason: choice.reason,
       elapsed_ms: Math.round(performance.now() - startedAtMs),
       ...storage.openedInMs,
+      ...resourceUseSince(resourceUseBefore),
     },
     'scheduler storage opened',
   );

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { resourceUseSince } from '../../common/process/resource-use';
 import type { ReadonlyKeyspaceTable } from '../../common/storage/keyspace-table';
 import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
 import type { FrontierParts } from './assemble-frontier';
@@ -78,6 +79,7 @@ export type FrontierMemory = Pick<
  */
 export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<FrontierStartup> {
   const startedAtMs = Date.now();
+  const resourceUseBefore = process.resourceUsage();
   const phases = new PhaseClock();
   const { tables, clock, rules, book, health, candidates, logger } = memory;
   const nowMs = clock.nowMs();
@@ -158,6 +160,7 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
       is_recounted: !isTrusted,
       elapsed_ms: Date.now() - startedAtMs,
       ...phases.spent,
+      ...resourceUseSince(resourceUseBefore),
     },
     'frontier loaded',
   );
