@@ -20,6 +20,11 @@ export interface BenchScheduler {
   frontierLoadParts: string;
   /** The frontier's own rebuild from storage ("frontier loaded"), as the scheduler logged it. */
   frontierLoadSeconds: number;
+  /**
+   * URLs the frontier held at the start, as the rebuild counted them: a stage's seeds and the links
+   * earlier stages' reports found (one new URL per page), so more than the stage's size.
+   */
+  urlCount: number;
   isRecounted: boolean;
 }
 
@@ -57,6 +62,7 @@ export async function startBenchScheduler(options: {
     storageOpenSeconds: Number(opened?.elapsed_ms ?? Number.NaN) / 1000,
     storageOpenParts: partsOf(opened),
     frontierLoadSeconds: Number(loaded?.elapsed_ms ?? Number.NaN) / 1000,
+    urlCount: Number(loaded?.url_count ?? Number.NaN),
     frontierLoadParts: partsOf(loaded),
     isRecounted: loaded?.is_recounted === true,
   };
