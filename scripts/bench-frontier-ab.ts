@@ -27,8 +27,8 @@
  * Knobs: BENCH_AB_BASE (required: a commit, branch or tag), BENCH_AB_ROUNDS (3),
  * BENCH_AB_WORKERS (4,16), BENCH_AB_URLS (60000 measured per worker count), BENCH_AB_SIZE
  * (1000000 URLs), BENCH_AB_TASKS_PER_LEASE (50; at 10 a cost paid per request weighs five times
- * what it weighs at 50 — a lease and its report cost the scheduler ~1.3 ms of CPU besides their
- * tasks in the forty-eighth session — so a change to one shows through the machine's spread),
+ * what it weighs at 50 — a lease and its report cost the scheduler ~1.3–2.4 ms of CPU besides
+ * their tasks in the forty-eighth session — so a change to one shows through the machine's spread),
  * BENCH_AB_BUDGET_SECONDS (2400). Output: printed, and saved to
  * .data/bench-frontier-ab/<time>/figures.md.
  */

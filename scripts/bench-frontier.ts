@@ -13,7 +13,7 @@
  * min_interval_ms 1000 and the in-flight cap is on, and the workers check that no domain was handed
  * out twice within its interval. A stage grows the store of the one before by its seeds, and every
  * page reported adds one URL (a link found), so a stage starts with more URLs than its size — the
- * 1M stage with ~1.43M (the start-up table lists the count; the start-up target is met or missed at
+ * 1M stage with ~1.44M (the start-up table lists the count; the start-up target is met or missed at
  * that count) — and its frontier grows as a crawl's does through its rows, while BullMQ's queue is
  * topped up to the stage's size. The scheduler's resident memory is read after each stage; at the
  * largest stage one more load (the last worker count, BENCH_FRONTIER_PROFILED_URLS) runs with its

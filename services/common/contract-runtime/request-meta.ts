@@ -13,9 +13,10 @@ export interface RequestMeta {
 
 /**
  * A request's meta whose child logger is made only when something logs with it. Most requests log
- * nothing of their own (the request line is pino-http's), and a pino child costs its bindings'
- * serialization on every request: ~1.4 % of the scheduler's HTTP thread at 10 tasks per lease
- * (`perf record` on that thread, docs/frontier-performance.md, forty-eighth session).
+ * nothing of their own (the request line is pino-http's), and a pino child serializes its bindings
+ * when it is made: pino-http's own child per request was ~2 % of the scheduler's HTTP thread at 10
+ * tasks per lease (`perf record` on that thread, docs/frontier-performance.md, forty-eighth
+ * session), and this one was made twice per request, on that thread and on the main thread.
  */
 export function requestMetaOf(
   requestId: string,
