@@ -36,13 +36,25 @@ process.setMaxListeners(100);
 process.env.LOG_LEVEL ??= 'silent';
 
 /**
+ * The data directories this harness made for the test file that loaded it. A test that stops with
+ * `keepData` (to restart on it, or to look at the store) may end without removing its directory —
+ * a CI run left twelve in the temporary directory — so whatever is left goes after the file's
+ * last test, when every scheduler it started is stopped.
+ */
+const madeDirectories = new Set<string>();
+afterAll(() => {
+  for (const directory of madeDirectories) rmSync(directory, { recursive: true, force: true });
+  madeDirectories.clear();
+});
+
+/**
  * The real scheduler (the same assembly as `main.ts`) on 127.0.0.1 with an ephemeral port, a fresh
  * LMDB directory, response validation on, and the generated client pointed at it.
  */
 export async function startTestScheduler(
   options: TestSchedulerOptions = {},
 ): Promise<TestScheduler> {
-  const dataDirectory = options.dataDirectory ?? mkdtempSync(join(tmpdir(), 'scheduler-test-'));
+  const dataDirectory = options.dataDirectory ?? madeDirectory();
   const running: RunningService = await startScheduler(
     [
       'node',
@@ -83,4 +95,10 @@ export async function startTestScheduler(
       if (!keepData) rmSync(dataDirectory, { recursive: true, force: true });
     },
   };
+}
+
+function madeDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'scheduler-test-'));
+  madeDirectories.add(directory);
+  return directory;
 }
