@@ -187,13 +187,11 @@ async function handleOperation(
   const startedAt = process.hrtime.bigint();
   const requestId = readRequestId(request);
   response.setHeader('X-Request-Id', requestId);
-  // Until the caller is known the request's logger has none; the handler's meta has it.
-  let meta = requestMetaOf(requestId, null, options.logger, definition.operationId);
+  const meta = requestMetaOf(requestId, null, options.logger, definition.operationId);
   let status = 500;
   try {
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
-    const caller = await authenticateCaller(definition, options.authenticate, request);
-    meta = requestMetaOf(requestId, caller, options.logger, definition.operationId);
+    meta.caller = await authenticateCaller(definition, options.authenticate, request);
     if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
     const input = validateInput(operation, validators, options, request, meta);
     const result = await invoker({ ...input, meta });
