@@ -11,7 +11,7 @@ import {
 } from '../../../generated/scheduler';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
 import { doneResult, link } from '../../scheduler/testing/contract-fixtures';
-import { createServiceApp } from '../service-host/create-service-app';
+import { createServiceRequestListener } from '../service-host/create-service-request-listener';
 import { urlHash } from '../url';
 import { createCapturingLogger } from '../testing/capture-logger';
 import { listenOnLoopback } from '../testing/listen-on-loopback';
@@ -56,7 +56,7 @@ async function startScheduler(
     shouldValidateResponses: true,
     ...options,
   };
-  const app = createServiceApp({
+  const app = createServiceRequestListener({
     serviceName: 'scheduler',
     logger,
     registry,
@@ -148,7 +148,7 @@ describe('generated router: consumer-token endpoints', () => {
       getSamplingQueue: notUsed,
       submitApiEndpointHints: notUsed,
     };
-    const app = createServiceApp({
+    const app = createServiceRequestListener({
       serviceName: 'sampler',
       logger,
       registry,
@@ -539,6 +539,64 @@ describe('generated router: answers and errors', () => {
 });
 
 describe('service app: what is logged as an error', () => {
+  it('writes one request line per contract call, with its request id and operation, at the level its status calls for', async () => {
+    const server = await startScheduler({ leaseTasks: async () => sampleLease });
+    const auth = { Authorization: `Bearer ${serviceToken}` };
+    try {
+      const calls: Array<[string, string, Record<string, string>]> = [
+        ['call-ok', '/v1/lease?worker_id=w3', auth],
+        ['call-anonymous', '/v1/lease?worker_id=w3', {}],
+        ['call-405', '/v1/lease', auth],
+      ];
+      const statuses = [];
+      for (const [requestId, path, headers] of calls) {
+        const answer = await fetch(`${server.url}${path}`, {
+          method: requestId === 'call-405' ? 'DELETE' : 'GET',
+          headers: { ...headers, 'X-Request-Id': requestId },
+        });
+        expect(answer.headers.get('x-request-id')).toBe(requestId);
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([200, 401, 405]);
+      const requestLines = server.logLines().filter((line) => line.msg === 'request completed');
+      const summary = requestLines.map((line) => ({
+        request_id: line.request_id,
+        operation: line.operation,
+        level: line.level,
+        status_code: (line.res as { status_code: number }).status_code,
+        url: (line.req as { url: string }).url,
+      }));
+      const DEBUG = 20;
+      const WARN = 40;
+      expect(summary).toEqual([
+        {
+          request_id: 'call-ok',
+          operation: 'leaseTasks',
+          level: DEBUG,
+          status_code: 200,
+          url: '/v1/lease?worker_id=w3',
+        },
+        {
+          request_id: 'call-anonymous',
+          operation: 'leaseTasks',
+          level: WARN,
+          status_code: 401,
+          url: '/v1/lease?worker_id=w3',
+        },
+        {
+          request_id: 'call-405',
+          operation: undefined,
+          level: WARN,
+          status_code: 405,
+          url: '/v1/lease',
+        },
+      ]);
+      for (const line of requestLines) expect(typeof line.responseTime).toBe('number');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('logs expected outcomes (501, 502 render_failed) below error and without a made-up stack; a fault is one error with its own stack', async () => {
     const server = await startScheduler(
       {

@@ -1,8 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import express, { type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import express from 'express';
 import type { Logger } from 'pino';
 import { randomHex } from '../random/random-hex';
 import { answerLogLevel } from './answer-log-level';
+import { logAnsweredRequest } from './answered-request-log';
 import { readBearerToken } from './bearer-token';
 import {
   type CallerIdentity,
@@ -23,8 +26,9 @@ import {
 import { ContractFieldPicker, type FieldPicker } from './contract-field-picker';
 import type { ContractMetrics } from './contract-metrics';
 import { ContractValidators, findMalformedNumericParameters } from './contract-validators';
-import { sendErrorBody } from './error-answer';
+import { sendErrorBody, sendJson } from './error-answer';
 import type { OperationDefinition } from './operation-definition';
+import { OperationRoutes } from './operation-routes';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 import { requestMetaOf, type RequestMeta } from './request-meta';
 import { declaresDefault } from './schema-default-finder';
@@ -76,40 +80,40 @@ export interface ContractRouterSpecification {
 }
 
 /**
- * Builds the Express router of one service from its generated operation table: routing, bearer
+ * A service's contract as one request handler, in the shape of connect middleware: it answers the
+ * contract's paths and calls `next` for every other, so it serves on node:http directly (in front
+ * of Express: create-service-request-listener.ts) or inside an Express app (the test fakes).
+ */
+export type ContractRequestHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
+/**
+ * Builds the handler of one service from its generated operation table: routing, bearer
  * authentication per the operation's security, ajv validation (query coercion), unknown-field
- * counting and dropping, the contract error body, and optional response validation.
+ * counting and dropping, the contract error body, the request line, and optional response
+ * validation. It runs on node:http's request and response, not Express's: Express's routing and
+ * response helpers and pino-http cost the serving thread ~375 µs per lease-and-report pair of the
+ * ~775 it spent (docs/frontier-performance.md, forty-eighth session), more than anything else on
+ * the frontier's per-request path. Express still serves the other routes.
  */
 export function createContractRouter(
   specification: ContractRouterSpecification,
   options: ContractRouterOptions,
-): Router {
+): ContractRequestHandler {
   const validators = new ContractValidators(specification.document, options.serviceName);
   const fieldPicker = new ContractFieldPicker(specification.document);
-  const router = express.Router();
+  // body-parser's JSON reader (what express.json is) works on node:http's request alone; it keeps
+  // the checks an HTTP body needs — media type and charset, content encodings, the size limit, a
+  // length that matches Content-Length — in the well-kept place.
   const parseJsonBody = express.json({
     limit: options.bodyLimit ?? '10mb',
     ...(options.offersReceivedBodyJson === true ? { verify: keepReceivedUtf8Body } : {}),
   });
 
-  const methodsByPath = new Map<string, string[]>();
-  for (const definition of specification.definitions) {
-    const expressPath = toExpressPath(definition.path);
-    methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), definition.method]);
-  }
-  const answerMethodNotAllowed = (request: Request, response: Response) => {
-    const methods = methodsByPath.get(request.route?.path as string) ?? [];
-    response.setHeader('Allow', methods.join(', '));
-    sendErrorBody(response, 405, {
-      error_code: 'method_not_allowed',
-      message: `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`,
-    });
-  };
-  // Express answers HEAD with the GET handler; GET /v1/lease hands out a lease, so a HEAD would
-  // lease URLs whose lease_id nobody ever sees. The contract declares no HEAD: 405 before GET.
-  for (const expressPath of methodsByPath.keys()) router.head(expressPath, answerMethodNotAllowed);
-
-  for (const definition of specification.definitions) {
+  const operations = specification.definitions.map((definition): RoutedOperation => {
     // Compile every schema now: a broken contract fails at start-up, not on the first request.
     validators.parameters(definition, 'path');
     validators.parameters(definition, 'query');
@@ -123,16 +127,43 @@ export function createContractRouter(
     const mayFillInBody =
       bodyCheck !== null &&
       declaresDefault(bodyCheck.schema, (reference) => validators.resolveReference(reference));
-    const operation = { definition, invoker, pickBody, mayFillInBody };
-    const register = lowercaseMethods[definition.method];
-    router[register](toExpressPath(definition.path), (request: Request, response: Response) =>
-      handleOperation(operation, validators, options, parseJsonBody, request, response),
-    );
-  }
+    return { definition, invoker, pickBody, mayFillInBody };
+  });
+  const routes = new OperationRoutes(operations);
+  const context: RouterContext = { validators, options, parseJsonBody };
 
-  for (const expressPath of methodsByPath.keys()) router.all(expressPath, answerMethodNotAllowed);
-
-  return router;
+  return (request, response, next) => {
+    const target = request.url ?? '/';
+    const queryStart = target.indexOf('?');
+    const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
+    const method = request.method ?? 'GET';
+    const match = routes.match(method, pathname);
+    if (match.kind === 'not-a-contract-path') {
+      next();
+      return;
+    }
+    if (match.kind === 'method-not-allowed') {
+      // The contract declares no HEAD: GET /v1/lease hands out a lease, and a HEAD would lease
+      // URLs whose lease_id nobody ever sees. Nor OPTIONS: a browser's preflight is refused.
+      const allowed = match.allowedMethods.join(', ');
+      const requestId = readRequestId(request);
+      response.setHeader('X-Request-Id', requestId);
+      response.setHeader('Allow', allowed);
+      sendErrorBody(response, 405, {
+        error_code: 'method_not_allowed',
+        message: `${method} is not allowed on ${pathname}; allowed: ${allowed}`,
+      });
+      logAnsweredRequest(options.logger, request, 405, 0, requestId, null);
+      return;
+    }
+    const received: ReceivedRequest = {
+      request,
+      response,
+      encodedPathParameters: match.encodedPathParameters,
+      queryText: queryStart === -1 ? '' : target.slice(queryStart + 1),
+    };
+    void handleOperation(match.operation, context, received);
+  };
 }
 
 /** The picker that reduces an operation's request body to its declared fields, if it has one. */
@@ -175,15 +206,29 @@ function keepReceivedUtf8Body(
   }
 }
 
+/** What every operation's handling shares: the checks, the options, the body reader. */
+interface RouterContext {
+  validators: ContractValidators;
+  options: ContractRouterOptions;
+  parseJsonBody: ReturnType<typeof express.json>;
+}
+
+/** One request to an operation, as routed. */
+interface ReceivedRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+  encodedPathParameters: Record<string, string>;
+  /** The request target after its `?` ('' without one). */
+  queryText: string;
+}
+
 async function handleOperation(
   operation: RoutedOperation,
-  validators: ContractValidators,
-  options: ContractRouterOptions,
-  parseJsonBody: express.RequestHandler,
-  request: Request,
-  response: Response,
+  { validators, options, parseJsonBody }: RouterContext,
+  received: ReceivedRequest,
 ): Promise<void> {
   const { definition, invoker } = operation;
+  const { request, response } = received;
   const startedAt = process.hrtime.bigint();
   const requestId = readRequestId(request);
   response.setHeader('X-Request-Id', requestId);
@@ -193,13 +238,13 @@ async function handleOperation(
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
     meta.caller = await authenticateCaller(definition, options.authenticate, request);
     if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
-    const input = validateInput(operation, validators, options, request, meta);
+    const input = validateInput(operation, validators, options, received, meta);
     const result = await invoker({ ...input, meta });
     if (options.shouldValidateResponses) {
       assertResponseMatches(definition, validators, definition.successStatus, result);
     }
     status = definition.successStatus;
-    response.status(status).json(result);
+    sendJson(response, status, result);
   } catch (error) {
     const answer = toErrorAnswer(error, meta.log);
     if (options.shouldValidateResponses) {
@@ -211,16 +256,18 @@ async function handleOperation(
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     options.metrics.requestCount.inc({ operation: definition.operationId, status: String(status) });
     options.metrics.requestDuration.observe({ operation: definition.operationId }, seconds);
+    const { operationId } = definition;
+    logAnsweredRequest(options.logger, request, status, seconds * 1000, requestId, operationId);
   }
 }
 
 async function authenticateCaller(
   definition: OperationDefinition,
   authenticate: TokenAuthenticator,
-  request: Request,
+  request: IncomingMessage,
 ): Promise<CallerIdentity | null> {
   if (definition.securitySchemes.length === 0) return null;
-  const authorization = request.header('authorization');
+  const authorization = request.headers.authorization;
   if (!authorization?.trim()) {
     throw unauthorized('missing_token', 'Authorization: Bearer {token} is required');
   }
@@ -254,17 +301,18 @@ function validateInput(
   { definition, pickBody, mayFillInBody }: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
-  request: Request,
+  { request, encodedPathParameters, queryText }: ReceivedRequest,
   meta: RequestMeta,
 ): Omit<OperationInput, 'meta'> {
-  const path = { ...request.params } as Record<string, unknown>;
+  const path = decodePathParameters(encodedPathParameters);
   const pathCheck = validators.parameters(definition, 'path');
   assertPlainNumbers('path', pathCheck.schema, path);
   if (!pathCheck.accepts(path)) {
     throw invalidRequest(validators.describeParameterFailure(pathCheck, path, 'path'));
   }
 
-  const query = { ...(request.query as Record<string, unknown>) };
+  // Parsed as Express's 'simple' query parser did: node's querystring (a repeated name: an array).
+  const query: Record<string, unknown> = { ...parseQueryString(queryText) };
   for (const name of Object.keys(query)) {
     if (!definition.queryParameterNames.includes(name)) {
       reportUnknownField(options, meta.log, definition, 'query', name);
@@ -280,7 +328,7 @@ function validateInput(
   let body: unknown = undefined;
   const bodyCheck = validators.requestBody(definition);
   if (bodyCheck) {
-    body = request.body;
+    body = (request as { body?: unknown }).body;
     if (body === undefined) {
       throw invalidRequest('body: a JSON body (Content-Type: application/json) is required');
     }
@@ -387,29 +435,32 @@ function toErrorAnswer(error: unknown, log: Logger): { status: number; body: Err
   };
 }
 
-function readRequestId(request: Request): string {
-  const given = request.header('x-request-id');
-  if (given && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
+function readRequestId(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  if (typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
   return `r-${randomHex(12)}`;
 }
 
-const lowercaseMethods = {
-  GET: 'get',
-  POST: 'post',
-  PUT: 'put',
-  DELETE: 'delete',
-  PATCH: 'patch',
-} as const;
-
-/** `/v1/objects/{object_id}` → `/v1/objects/:object_id`. */
-export function toExpressPath(openApiPath: string): string {
-  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+/** Each parameter percent-decoded; one that does not decode is the client's mistake (400). */
+function decodePathParameters(encoded: Record<string, string>): Record<string, unknown> {
+  const decoded: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(encoded)) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      // `%ZZ`, a lone `%`, an encoded lone surrogate.
+      throw invalidRequest(
+        `path: malformed percent-encoding in ${JSON.stringify(value.slice(0, 200))}`,
+      );
+    }
+  }
+  return decoded;
 }
 
 function runBodyParser(
-  parseJsonBody: express.RequestHandler,
-  request: Request,
-  response: Response,
+  parseJsonBody: RouterContext['parseJsonBody'],
+  request: IncomingMessage,
+  response: ServerResponse,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     void parseJsonBody(request, response, (error?: unknown) =>

@@ -1,10 +1,24 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { ErrorBodyWire } from './contract-error';
 
+/**
+ * Writes `value` as the JSON answer, with the headers Express's `res.json` wrote before the
+ * contract was served on node:http directly: a JSON content type in UTF-8 and its length. No ETag:
+ * contract answers are never cached (create-service-request-listener.ts).
+ */
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  const text = JSON.stringify(value);
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
 /** Writes the contract error body; 429 answers also carry Retry-After. */
-export function sendErrorBody(response: Response, status: number, body: ErrorBodyWire): void {
+export function sendErrorBody(response: ServerResponse, status: number, body: ErrorBodyWire): void {
   if (body.retry_after_seconds !== undefined) {
     response.setHeader('Retry-After', String(body.retry_after_seconds));
   }
-  response.status(status).json(body);
+  sendJson(response, status, body);
 }

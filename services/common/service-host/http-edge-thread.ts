@@ -8,7 +8,7 @@ import { createContractRouter } from '../contract-runtime/contract-router';
 import type { OpenApiDocument } from '../contract-runtime/openapi-document';
 import { createLogger } from '../logging/create-logger';
 import { ThreadCalls } from '../process/thread-calls';
-import { createServiceApp } from './create-service-app';
+import { createServiceRequestListener } from './create-service-request-listener';
 import { forwardingInvokers, type ForwardedOutcome } from './forwarded-operation';
 import type { HttpEdgeSurface } from './http-edge-surface';
 import { listenOn } from './listen-on';
@@ -21,9 +21,9 @@ import {
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
 
 /**
- * The service's HTTP edge on a thread of its own: the same app as in-process (create-service-app.ts)
- * — parsing, authentication, the contract's checks, the answers, the request log — with every
- * contract operation handed to the main thread as checked input (forwarded-operation.ts), so that
+ * The service's HTTP edge on a thread of its own: the same surface as in-process
+ * (create-service-request-listener.ts) — parsing, authentication, the contract's checks, the
+ * answers, the request log — with every contract operation handed to the main thread as checked input (forwarded-operation.ts), so that
  * the main thread spends its time on the service's state alone. /healthz and /metrics ask the main
  * thread; its metrics and this thread's contract metrics are merged into one exposition.
  */
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       offersReceivedBodyJson: true,
     },
   );
-  const app = createServiceApp({
+  const listener = createServiceRequestListener({
     serviceName: data.serviceName,
     logger,
     registry,
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     },
     addExtraRoutes: surface.addExtraRoutes,
   });
-  const server: Server = await listenOn(app, data.host, data.port);
+  const server: Server = await listenOn(listener, data.host, data.port);
   calls.handle(EDGE_CALLS.closeAllConnections, () => server.closeAllConnections());
   calls.handle(
     EDGE_CALLS.close,

@@ -1,11 +1,10 @@
-import type { Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { answerMalformedRequestsWithErrorBody } from './malformed-request-answer';
 
-/** Listens with `app` on `host`:`port`; a port in use is said in words an operator can act on. */
-export function listenOn(app: Express, host: string, port: number): Promise<Server> {
+/** Listens with `listener` on `host`:`port`; a port in use is said in words an operator can act on. */
+export function listenOn(listener: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(listener).listen(port, host);
     answerMalformedRequestsWithErrorBody(server);
     server.once('listening', () => resolve(server));
     server.once('error', (error: NodeJS.ErrnoException) => {

@@ -1,15 +1,20 @@
 import type { AddressInfo } from 'node:net';
-import type { Express, Router } from 'express';
+import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TokenAuthenticator } from '../contract-runtime/caller-identity';
 import { ContractMetrics } from '../contract-runtime/contract-metrics';
-import type { ContractRouterOptions, OperationInvoker } from '../contract-runtime/contract-router';
+import type {
+  ContractRequestHandler,
+  ContractRouterOptions,
+  OperationInvoker,
+} from '../contract-runtime/contract-router';
 import { parseServiceConfig, type ServiceConfig } from '../config/service-config';
 import type { SettingDefinitions, SettingValues } from '../config/settings';
 import type { ServiceName } from '../storage/service-name';
 import { createLogger } from '../logging/create-logger';
-import { createServiceApp } from './create-service-app';
+import { createServiceRequestListener } from './create-service-request-listener';
 import { startHttpEdge } from './http-edge';
 import { listenOn } from './listen-on';
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
@@ -30,7 +35,7 @@ export interface ServiceEnvironment<Definitions extends SettingDefinitions = Set
 export type ServedContract =
   | {
       /** The generated contract router, served on the event loop. */
-      contractRouter: Router;
+      contractRouter: ContractRequestHandler;
       httpEdge?: undefined;
     }
   | {
@@ -158,7 +163,7 @@ export async function runService<Definitions extends SettingDefinitions>(
         },
       })
     : await listenInProcess(
-        createServiceApp({
+        createServiceRequestListener({
           serviceName: definition.serviceName,
           logger,
           registry,
@@ -218,8 +223,12 @@ export async function runService<Definitions extends SettingDefinitions>(
   return { url, closeAllConnections: () => listener.closeAllConnections(), shutdown };
 }
 
-async function listenInProcess(app: Express, host: string, port: number): Promise<ServiceListener> {
-  const server = await listenOn(app, host, port);
+async function listenInProcess(
+  listener: RequestListener,
+  host: string,
+  port: number,
+): Promise<ServiceListener> {
+  const server = await listenOn(listener, host, port);
   const address = server.address() as AddressInfo;
   return serverListener(server, `http://${host}:${address.port}`);
 }

@@ -1,23 +1,19 @@
-import express, {
-  type Express,
-  type NextFunction,
-  type Request,
-  type Response,
-  type Router,
-} from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Registry } from 'prom-client';
 import { answerLogLevel } from '../contract-runtime/answer-log-level';
+import type { ContractRequestHandler } from '../contract-runtime/contract-router';
 import { sendErrorBody } from '../contract-runtime/error-answer';
 import { addApiReferenceRoutes } from './api-reference-routes';
 
-export interface ServiceAppOptions {
+export interface ServiceSurfaceOptions {
   serviceName: string;
   logger: Logger;
   registry: Registry;
   /** The generated contract router of this service. */
-  contractRouter: Router;
+  contractRouter: ContractRequestHandler;
   /** The bundled OpenAPI document (generated/<service>/openapi.json) for the API reference. */
   apiDocument: { info: { title: string } };
   startedAt: string;
@@ -30,15 +26,25 @@ export interface ServiceAppOptions {
 }
 
 /**
- * Assembles a service's HTTP surface: /healthz, /metrics, the API reference, the contract router,
- * optional operator pages, and JSON answers (contract error body) for unknown routes and faults.
+ * Assembles a service's HTTP surface: the contract router first, on node:http's request and
+ * response (nearly every request is one of its operations, and it logs its own request lines);
+ * then, in Express, /healthz, /metrics, the API reference, optional operator pages, and JSON
+ * answers (contract error body) for unknown routes and faults.
  */
-export function createServiceApp(options: ServiceAppOptions): Express {
+export function createServiceRequestListener(options: ServiceSurfaceOptions): RequestListener {
+  const app = createRoutesApp(options);
+  return (request, response) => {
+    options.contractRouter(request, response, () => void app(request, response));
+  };
+}
+
+/** The Express app of every route but the contract's. */
+function createRoutesApp(options: ServiceSurfaceOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  // Contract answers are never cached: no ETag (Express hashes every JSON body for one), and so no
-  // 304 for a conditional GET — a GET /v1/lease answered "not modified" would lease URLs unseen.
+  // Answers are never cached: no ETag (Express hashes every JSON body for one), and so no 304 for a
+  // conditional GET (the contract's own answers are written without one: error-answer.ts).
   app.set('etag', false);
   app.use(
     pinoHttp({
@@ -70,10 +76,6 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       },
     }),
   );
-
-  // The contract's operations first: nearly every request is one of them, and Express tries each
-  // route registered before a match in turn.
-  app.use(options.contractRouter);
 
   app.get('/healthz', async (_request, response) => {
     const isReady = await options.isReady();
