@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { Registry } from 'prom-client';
 import { createSamplerRouter, type SamplerHandlers } from '../../../generated/sampler';
 import samplerDocument from '../../../generated/sampler/openapi.json';
@@ -320,47 +322,45 @@ describe('generated router: validation', () => {
     );
   });
 
-  it('offers the received JSON text when it is exactly the checked body, and not otherwise', async () => {
+  it('offers the JSON text the body was parsed from when it is exactly the checked body, and not otherwise', async () => {
     const report = { lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] };
     // Not in the typed inputs: only a forwarder reads it (forwarded-operation.ts).
     const readBodyJsonOf = (index: number) =>
       (reportInputs[index] as unknown as OperationInput).readBodyJson;
-    const post = (body: string, contentType = 'application/json') =>
+    const post = (body: string | Buffer<ArrayBuffer>, headers: Record<string, string> = {}) =>
       fetch(`${server.url}/v1/report`, {
         method: 'POST',
-        headers: { ...auth, 'Content-Type': contentType },
+        headers: { ...auth, 'Content-Type': 'application/json', ...headers },
         body,
       });
     // Spaced out: the text handed on is the one received, not the body written out again.
     const received = JSON.stringify(report, null, 2);
-    // Only a router that forwards (the HTTP thread's) keeps it.
-    expect((await post(received)).status).toBe(200);
-    expect(readBodyJsonOf(0)).toBeUndefined();
-    await server.close();
-    server = await startScheduler(recordingHandlers(), { offersReceivedBodyJson: true });
-    reportInputs.splice(0);
     expect((await post(received)).status).toBe(200);
     expect(readBodyJsonOf(0)?.()).toBe(received);
+    expect(
+      (await post(received, { 'Content-Type': 'Application/JSON; Charset="UTF-8"' })).status,
+    ).toBe(200);
+    expect(readBodyJsonOf(1)?.()).toBe(received);
 
     // contract-gate-ignore-next-line: a drifted name on purpose, dropped from the body
     expect((await post(JSON.stringify({ ...report, leaseTtlSeconds: 30 }))).status).toBe(200);
-    expect(readBodyJsonOf(1)).toBeUndefined();
-    // A byte-order mark, which body-parser drops and JSON.parse would not read.
-    expect((await post(`\ufeff${received}`)).status).toBe(200);
-    expect(reportInputs[2].body).toEqual(report);
     expect(readBodyJsonOf(2)).toBeUndefined();
-    expect(
-      (
-        await fetch(`${server.url}/v1/report`, {
-          method: 'POST',
-          headers: { ...auth, 'Content-Type': 'application/json; charset=utf-16le' },
-          body: Buffer.from(received, 'utf16le'),
-        })
-      ).status,
-    ).toBe(200);
+    // A byte-order mark, which body-parser drops and JSON.parse would not read: dropped too.
+    expect((await post(`\ufeff${received}`)).status).toBe(200);
     expect(reportInputs[3].body).toEqual(report);
-    expect(readBodyJsonOf(3)).toBeUndefined();
-    // A byte that is not UTF-8 in a link's anchor text: accepted (replaced), not handed on as text.
+    expect(readBodyJsonOf(3)?.()).toBe(received);
+    // Another charset and a compressed body are body-parser's to read; it keeps no text.
+    const inUtf16 = Buffer.from(received, 'utf16le');
+    expect(
+      (await post(inUtf16, { 'Content-Type': 'application/json; charset=utf-16le' })).status,
+    ).toBe(200);
+    expect(reportInputs[4].body).toEqual(report);
+    expect(readBodyJsonOf(4)).toBeUndefined();
+    expect((await post(gzipSync(received), { 'Content-Encoding': 'gzip' })).status).toBe(200);
+    expect(reportInputs[5].body).toEqual(report);
+    expect(readBodyJsonOf(5)).toBeUndefined();
+    // A byte that is not UTF-8 in a link's anchor text: accepted, replaced as body-parser would,
+    // and the text handed on is the text parsed, replacement included.
     const page = { url: 'https://news.example/', url_hash: urlHash('https://news.example/') };
     const withLink = JSON.stringify({
       ...report,
@@ -369,21 +369,65 @@ describe('generated router: validation', () => {
       ],
     });
     const [before, after] = withLink.split('~');
-    expect(
-      (
-        await fetch(`${server.url}/v1/report`, {
-          method: 'POST',
-          headers: { ...auth, 'Content-Type': 'application/json' },
-          body: Buffer.concat([Buffer.from(before), Buffer.from([0xff]), Buffer.from(after)]),
-        })
-      ).status,
-    ).toBe(200);
-    expect(reportInputs[4].body.result_list[0].link_list?.[0].anchor_text).toBe('a\ufffdb');
-    expect(readBodyJsonOf(4)).toBeUndefined();
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from(before),
+      Buffer.from([0xff]),
+      Buffer.from(after),
+    ]);
+    expect((await post(invalidUtf8)).status).toBe(200);
+    expect(reportInputs[6].body.result_list[0].link_list?.[0].anchor_text).toBe('a\ufffdb');
+    expect(JSON.parse(readBodyJsonOf(6)?.() ?? 'null')).toEqual(reportInputs[6].body);
+  });
+
+  it('reads a body sent in chunks, an empty body, and a body cut short', async () => {
+    const report = { lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] };
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/v1/report`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+      });
+      request.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.once('error', reject);
+      const text = JSON.stringify(report);
+      request.write(text.slice(0, 10));
+      setTimeout(() => request.end(text.slice(10)), 20);
+    });
+    expect(chunked).toBe(200);
+    expect(reportInputs.at(-1)?.body).toEqual(report);
+
+    const empty = await post('');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error_code: 'invalid_request' });
+
+    const callCount = reportInputs.length;
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(`${server.url}/v1/report`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json', 'Content-Length': '1000' },
+      });
+      request.once('error', () => resolve());
+      request.write('{"lease_id":');
+      setTimeout(() => request.destroy(), 50);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(reportInputs.length).toBe(callCount);
+    const lines = server.logLines().filter((line) => line.msg === 'request completed');
+    expect(lines.at(-1)).toMatchObject({ res: { status_code: 400 }, operation: 'reportLease' });
+
+    function post(body: string) {
+      return fetch(`${server.url}/v1/report`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body,
+      });
+    }
   });
 
   it('answers 413 payload_too_large above the body limit', async () => {
-    const small = await startScheduler({}, { bodyLimit: '1kb' });
+    const small = await startScheduler({}, { bodyLimitBytes: 1024 });
     try {
       const response = await fetch(`${small.url}/v1/report`, {
         method: 'POST',

@@ -1,7 +1,5 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
-import express from 'express';
 import type { Logger } from 'pino';
 import { randomHex } from '../random/random-hex';
 import { answerLogLevel } from './answer-log-level';
@@ -15,9 +13,7 @@ import {
 import {
   badRequest,
   ContractError,
-  internalError,
   invalidRequest,
-  payloadTooLarge,
   unauthorized,
   wrongTokenKind,
   type ErrorBodyWire,
@@ -27,6 +23,7 @@ import { ContractFieldPicker, type FieldPicker } from './contract-field-picker';
 import type { ContractMetrics } from './contract-metrics';
 import { ContractValidators, findMalformedNumericParameters } from './contract-validators';
 import { sendErrorBody, sendJson } from './error-answer';
+import { JsonBodyReader, type ReadJsonBody } from './json-body-reader';
 import type { OperationDefinition } from './operation-definition';
 import { OperationRoutes } from './operation-routes';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
@@ -40,9 +37,10 @@ export interface OperationInput {
   path: Record<string, unknown>;
   body: unknown;
   /**
-   * The body's JSON text as received, when it holds exactly `body` — no unknown field was dropped
-   * and the schema fills in no default — so that a forwarder may pass the text on instead of
-   * writing `body` out again (forwarded-operation.ts). Read only when asked.
+   * The JSON text the body was parsed from, when it holds exactly `body` — no unknown field was
+   * dropped and the schema fills in no default — so that a forwarder may pass the text on instead
+   * of writing `body` out again (forwarded-operation.ts). Undefined for a body body-parser read
+   * (json-body-reader.ts: compressed, chunked, another charset).
    */
   readBodyJson?: () => string;
   /**
@@ -63,14 +61,8 @@ export interface ContractRouterOptions {
   metrics: ContractMetrics;
   /** Validate every answer against the contract (on in tests; a mismatch becomes a 500). */
   shouldValidateResponses: boolean;
-  /** Maximum JSON body size, e.g. '10mb'. */
-  bodyLimit?: string;
-  /**
-   * Keep each body as received and offer it as `readBodyJson` (a forwarder's router: the HTTP
-   * thread's). Off elsewhere: nobody would read it, and keeping it costs every request a Buffer
-   * and a UTF-8 check.
-   */
-  offersReceivedBodyJson?: boolean;
+  /** Maximum JSON body size in bytes (10 MiB). */
+  bodyLimitBytes?: number;
 }
 
 export interface ContractRouterSpecification {
@@ -105,13 +97,7 @@ export function createContractRouter(
 ): ContractRequestHandler {
   const validators = new ContractValidators(specification.document, options.serviceName);
   const fieldPicker = new ContractFieldPicker(specification.document);
-  // body-parser's JSON reader (what express.json is) works on node:http's request alone; it keeps
-  // the checks an HTTP body needs — media type and charset, content encodings, the size limit, a
-  // length that matches Content-Length — in the well-kept place.
-  const parseJsonBody = express.json({
-    limit: options.bodyLimit ?? '10mb',
-    ...(options.offersReceivedBodyJson === true ? { verify: keepReceivedUtf8Body } : {}),
-  });
+  const bodyReader = new JsonBodyReader(options.bodyLimitBytes ?? 10 * 1024 * 1024);
 
   const operations = specification.definitions.map((definition): RoutedOperation => {
     // Compile every schema now: a broken contract fails at start-up, not on the first request.
@@ -130,7 +116,7 @@ export function createContractRouter(
     return { definition, invoker, pickBody, mayFillInBody };
   });
   const routes = new OperationRoutes(operations);
-  const context: RouterContext = { validators, options, parseJsonBody };
+  const context: RouterContext = { validators, options, bodyReader };
 
   return (request, response, next) => {
     const target = request.url ?? '/';
@@ -187,30 +173,11 @@ interface RoutedOperation {
   mayFillInBody: boolean;
 }
 
-/**
- * Request bodies as received, by request, while they are valid UTF-8 without a byte-order mark —
- * the text then is what JSON.parse read (body-parser decodes other charsets and drops the mark;
- * invalid bytes, replaced, might not be replaced alike twice).
- */
-const receivedUtf8Bodies = new WeakMap<object, Buffer>();
-
-function keepReceivedUtf8Body(
-  request: object,
-  _response: unknown,
-  body: Buffer,
-  encoding: string,
-): void {
-  const hasByteOrderMark = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
-  if (encoding === 'utf-8' && !hasByteOrderMark && isUtf8(body)) {
-    receivedUtf8Bodies.set(request, body);
-  }
-}
-
 /** What every operation's handling shares: the checks, the options, the body reader. */
 interface RouterContext {
   validators: ContractValidators;
   options: ContractRouterOptions;
-  parseJsonBody: ReturnType<typeof express.json>;
+  bodyReader: JsonBodyReader;
 }
 
 /** One request to an operation, as routed. */
@@ -224,7 +191,7 @@ interface ReceivedRequest {
 
 async function handleOperation(
   operation: RoutedOperation,
-  { validators, options, parseJsonBody }: RouterContext,
+  { validators, options, bodyReader }: RouterContext,
   received: ReceivedRequest,
 ): Promise<void> {
   const { definition, invoker } = operation;
@@ -237,8 +204,10 @@ async function handleOperation(
   try {
     // Authentication comes before body parsing: an anonymous caller learns nothing about the body.
     meta.caller = await authenticateCaller(definition, options.authenticate, request);
-    if (definition.hasRequestBody) await runBodyParser(parseJsonBody, request, response);
-    const input = validateInput(operation, validators, options, received, meta);
+    const readBody = definition.hasRequestBody
+      ? await bodyReader.read(request, response)
+      : undefined;
+    const input = validateInput(operation, validators, options, received, readBody, meta);
     const result = await invoker({ ...input, meta });
     if (options.shouldValidateResponses) {
       assertResponseMatches(definition, validators, definition.successStatus, result);
@@ -301,7 +270,8 @@ function validateInput(
   { definition, pickBody, mayFillInBody }: RoutedOperation,
   validators: ContractValidators,
   options: ContractRouterOptions,
-  { request, encodedPathParameters, queryText }: ReceivedRequest,
+  { encodedPathParameters, queryText }: ReceivedRequest,
+  readBody: ReadJsonBody | undefined,
   meta: RequestMeta,
 ): Omit<OperationInput, 'meta'> {
   const path = decodePathParameters(encodedPathParameters);
@@ -328,7 +298,7 @@ function validateInput(
   let body: unknown = undefined;
   const bodyCheck = validators.requestBody(definition);
   if (bodyCheck) {
-    body = (request as { body?: unknown }).body;
+    body = readBody?.value;
     if (body === undefined) {
       throw invalidRequest('body: a JSON body (Content-Type: application/json) is required');
     }
@@ -345,9 +315,9 @@ function validateInput(
       throw badRequest(code, failure.message);
     }
     if (unknownFields.length > 0 && pickBody !== undefined) body = pickBody(body);
-    const received = receivedUtf8Bodies.get(request);
-    if (unknownFields.length === 0 && !mayFillInBody && received !== undefined) {
-      return { query, path, body, readBodyJson: () => received.toString('utf8') };
+    const text = readBody?.text;
+    if (unknownFields.length === 0 && !mayFillInBody && text !== undefined) {
+      return { query, path, body, readBodyJson: () => text };
     }
   }
   return { query, path, body };
@@ -455,31 +425,4 @@ function decodePathParameters(encoded: Record<string, string>): Record<string, u
     }
   }
   return decoded;
-}
-
-function runBodyParser(
-  parseJsonBody: RouterContext['parseJsonBody'],
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    void parseJsonBody(request, response, (error?: unknown) =>
-      error ? reject(toBodyParserError(error)) : resolve(),
-    );
-  });
-}
-
-/** JSON syntax errors and oversized bodies become contract errors instead of HTML pages. */
-function toBodyParserError(error: unknown): ContractError {
-  const parserError = error as { type?: string; status?: number; message?: string };
-  if (parserError.type === 'entity.too.large') {
-    return payloadTooLarge('request body exceeds the size limit');
-  }
-  if (parserError.type === 'entity.parse.failed') {
-    return invalidRequest(`body: malformed JSON (${parserError.message ?? 'parse error'})`);
-  }
-  if (typeof parserError.status === 'number' && parserError.status < 500) {
-    return invalidRequest(`body: ${parserError.message ?? 'unreadable'}`);
-  }
-  return internalError('the request body could not be read');
 }

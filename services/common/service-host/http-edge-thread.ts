@@ -52,8 +52,6 @@ async function main(): Promise<void> {
       logger,
       metrics: new ContractMetrics(registry, data.serviceName),
       shouldValidateResponses: data.shouldValidateResponses,
-      // Forwarded bodies cross as JSON text: the text received, when it is the checked body.
-      offersReceivedBodyJson: true,
     },
   );
   const listener = createServiceRequestListener({
