@@ -510,6 +510,30 @@ describe('generated router: answers and errors', () => {
     }
   });
 
+  it('serves a request target in absolute form (through a proxy) as its path', async () => {
+    const server = await startScheduler({ leaseTasks: async () => sampleLease });
+    try {
+      const { port } = new URL(server.url);
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest({
+          host: '127.0.0.1',
+          port,
+          path: `http://127.0.0.1:${port}/v1/lease?worker_id=w3`,
+          headers: auth,
+        });
+        request.once('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.once('error', reject);
+        request.end();
+      });
+      expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('never runs a GET operation for a HEAD request (GET /v1/lease hands out leases)', async () => {
     let leaseCallCount = 0;
     const server = await startScheduler({

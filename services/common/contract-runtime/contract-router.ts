@@ -119,7 +119,11 @@ export function createContractRouter(
   const context: RouterContext = { validators, options, bodyReader };
 
   return (request, response, next) => {
-    const target = request.url ?? '/';
+    const target = originFormOf(request.url ?? '/');
+    if (target === null) {
+      next();
+      return;
+    }
     const queryStart = target.indexOf('?');
     const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
     const method = request.method ?? 'GET';
@@ -150,6 +154,22 @@ export function createContractRouter(
     };
     void handleOperation(match.operation, context, received);
   };
+}
+
+/**
+ * The request target as a path and query: as received (origin form, nearly every request), or
+ * taken from the absolute form a client may send through a proxy (`GET http://host/v1/lease`),
+ * which Express's router read too. Null for what names no path (`OPTIONS *`, a malformed URL).
+ */
+function originFormOf(target: string): string | null {
+  if (target.startsWith('/')) return target;
+  if (!/^https?:\/\//i.test(target)) return null;
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return null;
+  }
 }
 
 /** The picker that reduces an operation's request body to its declared fields, if it has one. */
