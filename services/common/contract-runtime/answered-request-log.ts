@@ -5,8 +5,8 @@ import { answerLogLevel } from './answer-log-level';
 /**
  * The request line of a contract operation, as pino-http writes it for the service's other routes
  * (create-service-request-listener.ts) — method and URL, status, time taken — plus the request id
- * and the operation, which tie it to the handler's own lines. Successful calls are debug: at the usual
- * level nothing is made for them.
+ * and the operation, which tie it to the handler's own lines. Successful calls are debug: at the
+ * usual level nothing is made for them.
  */
 export function logAnsweredRequest(
   logger: Logger,

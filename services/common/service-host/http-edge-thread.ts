@@ -23,9 +23,10 @@ import { createServiceTokenAuthenticator } from './service-token-authenticator';
 /**
  * The service's HTTP edge on a thread of its own: the same surface as in-process
  * (create-service-request-listener.ts) — parsing, authentication, the contract's checks, the
- * answers, the request log — with every contract operation handed to the main thread as checked input (forwarded-operation.ts), so that
- * the main thread spends its time on the service's state alone. /healthz and /metrics ask the main
- * thread; its metrics and this thread's contract metrics are merged into one exposition.
+ * answers, the request log — with every contract operation handed to the main thread as checked
+ * input (forwarded-operation.ts), so that the main thread spends its time on the service's state
+ * alone. /healthz and /metrics ask the main thread; its metrics and this thread's contract metrics
+ * are merged into one exposition.
  */
 async function main(): Promise<void> {
   const data = workerData as HttpEdgeThreadData;

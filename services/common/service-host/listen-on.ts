@@ -1,7 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { answerMalformedRequestsWithErrorBody } from './malformed-request-answer';
 
-/** Listens with `listener` on `host`:`port`; a port in use is said in words an operator can act on. */
+/**
+ * Listens with `listener` on `host`:`port`; a port in use is said in words an operator can act on.
+ */
 export function listenOn(listener: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(listener).listen(port, host);

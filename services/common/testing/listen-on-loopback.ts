@@ -2,8 +2,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Starts `listener` (an Express app, a service's request listener) on 127.0.0.1 with an ephemeral port (or `port`: a restart on the same address);
- * returns its base URL and a closer.
+ * Starts `listener` (an Express app, a service's request listener) on 127.0.0.1 with an ephemeral
+ * port (or `port`: a restart on the same address); returns its base URL and a closer.
  */
 export async function listenOnLoopback(
   listener: RequestListener,
