@@ -379,6 +379,33 @@ describe('generated router: validation', () => {
     expect(JSON.parse(readBodyJsonOf(6)?.() ?? 'null')).toEqual(reportInputs[6].body);
   });
 
+  it('answers (and logs) a request whose client went away while it was authenticated', async () => {
+    await server.close();
+    let authenticated!: () => void;
+    const isAuthenticating = new Promise<void>((resolve) => (authenticated = resolve));
+    server = await startScheduler(recordingHandlers(), {
+      authenticate: async (token) => {
+        authenticated();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return token === serviceToken ? { tokenKind: 'service' } : null;
+      },
+    });
+    const request = httpRequest(`${server.url}/v1/report`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+    });
+    request.once('error', () => undefined);
+    request.end(
+      JSON.stringify({ lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] }),
+    );
+    await isAuthenticating;
+    request.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(reportInputs).toHaveLength(0);
+    const lines = server.logLines().filter((line) => line.msg === 'request completed');
+    expect(lines.at(-1)).toMatchObject({ res: { status_code: 400 }, operation: 'reportLease' });
+  });
+
   it('reads a body sent in chunks, an empty body, and a body cut short', async () => {
     const report = { lease_id: 'l-0123456789abcdef', worker_id: 'w3', result_list: [] };
     const chunked = await new Promise<number>((resolve, reject) => {
@@ -510,25 +537,31 @@ describe('generated router: answers and errors', () => {
     }
   });
 
-  it('serves a request target in absolute form (through a proxy) as its path', async () => {
-    const server = await startScheduler({ leaseTasks: async () => sampleLease });
+  it('serves a request target in absolute form (through a proxy) or with a fragment as its path and query', async () => {
+    const leaseInputs: LeaseTasksInput[] = [];
+    const server = await startScheduler({
+      leaseTasks: async (input) => {
+        leaseInputs.push(input);
+        return sampleLease;
+      },
+    });
     try {
       const { port } = new URL(server.url);
-      const status = await new Promise<number>((resolve, reject) => {
-        const request = httpRequest({
-          host: '127.0.0.1',
-          port,
-          path: `http://127.0.0.1:${port}/v1/lease?worker_id=w3`,
-          headers: auth,
+      const statusOf = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpRequest({ host: '127.0.0.1', port, path, headers: auth });
+          request.once('response', (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.once('error', reject);
+          request.end();
         });
-        request.once('response', (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        });
-        request.once('error', reject);
-        request.end();
-      });
-      expect(status).toBe(200);
+      expect(await statusOf(`http://127.0.0.1:${port}/v1/lease?worker_id=w3`)).toBe(200);
+      expect(await statusOf('/v1/lease?worker_id=w3&task_count=5#part')).toBe(200);
+      expect(leaseInputs.map((input) => input.query.task_count)).toEqual([50, 5]);
+      // The path as written: dot segments are not resolved (Express did not resolve them either).
+      expect(await statusOf(`http://127.0.0.1:${port}/v1/x/../lease?worker_id=w3`)).toBe(404);
     } finally {
       await server.close();
     }

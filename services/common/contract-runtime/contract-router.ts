@@ -157,19 +157,19 @@ export function createContractRouter(
 }
 
 /**
- * The request target as a path and query: as received (origin form, nearly every request), or
- * taken from the absolute form a client may send through a proxy (`GET http://host/v1/lease`),
- * which Express's router read too. Null for what names no path (`OPTIONS *`, a malformed URL).
+ * The request target as a path and query, as Express's router read it (parseurl): as received
+ * (origin form, nearly every request) or what follows the authority of the absolute form a client
+ * may send through a proxy (`GET http://host/v1/lease`), without a fragment. Null for what names
+ * no path (`OPTIONS *`).
  */
-function originFormOf(target: string): string | null {
+function originFormOf(received: string): string | null {
+  const fragmentStart = received.indexOf('#');
+  const target = fragmentStart === -1 ? received : received.slice(0, fragmentStart);
   if (target.startsWith('/')) return target;
-  if (!/^https?:\/\//i.test(target)) return null;
-  try {
-    const url = new URL(target);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return null;
-  }
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i.exec(target);
+  if (authority === null) return null;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /** The picker that reduces an operation's request body to its declared fields, if it has one. */

@@ -7,7 +7,19 @@ import type { ErrorBodyWire } from './contract-error';
  * contract answers are never cached (create-service-request-listener.ts).
  */
 export function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
+  // 204 and 304 carry no body, nor its length; `undefined` has no JSON text (Express answered it
+  // with an empty body).
+  if (status === 204 || status === 304) {
+    response.writeHead(status);
+    response.end();
+    return;
+  }
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined) {
+    response.writeHead(status, { 'Content-Length': 0 });
+    response.end();
+    return;
+  }
   response.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),

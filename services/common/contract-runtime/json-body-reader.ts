@@ -79,6 +79,12 @@ const BYTE_ORDER_MARK = '\ufeff';
 
 function readPlainJsonBody(request: IncomingMessage): Promise<ReadJsonBody> {
   return new Promise((resolve, reject) => {
+    // A client that went away while the request was authenticated: its request is destroyed and
+    // has emitted everything it will ('aborted', 'close'), so no listener added now would fire.
+    if (request.destroyed) {
+      reject(invalidRequest('body: the request was aborted'));
+      return;
+    }
     const chunks: Buffer[] = [];
     let isEnded = false;
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -78,6 +78,25 @@ describe('OperationRoutes', () => {
     }
   });
 
+  it('takes the first template whose path and method both match, as Express did', () => {
+    const overlapping = new OperationRoutes([
+      operation('GET', '/v1/things/{thing_id}', 'getThing'),
+      operation('DELETE', '/v1/{kind}/{item_id}', 'deleteItem'),
+    ]);
+    expect(overlapping.match('DELETE', '/v1/things/7')).toMatchObject({
+      kind: 'operation',
+      operation: { definition: { operationId: 'deleteItem' } },
+      encodedPathParameters: { kind: 'things', item_id: '7' },
+    });
+    expect(overlapping.match('GET', '/v1/things/7')).toMatchObject({
+      operation: { definition: { operationId: 'getThing' } },
+    });
+    expect(overlapping.match('PUT', '/v1/things/7')).toEqual({
+      kind: 'method-not-allowed',
+      allowedMethods: ['GET'],
+    });
+  });
+
   it('treats regular-expression characters in a template as plain text', () => {
     const dotted = new OperationRoutes([operation('GET', '/v1/a.b/{id}', 'dotted')]);
     expect(dotted.match('GET', '/v1/a.b/1').kind).toBe('operation');

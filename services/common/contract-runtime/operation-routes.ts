@@ -24,8 +24,10 @@ interface PathRoute<Operation> {
 /**
  * The contract's paths and methods, matched the way the Express router matched them before the
  * contract was served on node:http directly (contract-router.ts): case-insensitive, one optional
- * trailing slash, a path parameter is one non-empty segment. A path with no parameter is found by
- * one map look-up — the lease and report paths, nearly every request.
+ * trailing slash, a path parameter is one non-empty segment; among templates, the first declared
+ * whose path and method both match. A path with no parameter is found by one map look-up — the
+ * lease and report paths, nearly every request — and is preferred to a template that would match
+ * it too, where Express went by declaration order (no contract declares such a pair).
  */
 export class OperationRoutes<Operation extends { definition: OperationDefinition }> {
   private readonly fixedPaths = new Map<string, PathRoute<Operation>>();
@@ -52,15 +54,21 @@ export class OperationRoutes<Operation extends { definition: OperationDefinition
     const path = withoutTrailingSlash(pathname);
     const fixed = this.fixedPaths.get(path.toLowerCase());
     if (fixed !== undefined) return matchOf(fixed, method, {});
+    let pathOnly: PathRoute<Operation> | undefined;
     for (const route of this.templatedPaths) {
       const found = route.pattern.exec(path);
       if (found === null) continue;
+      if (!route.operationsByMethod.has(method)) {
+        pathOnly ??= route;
+        continue;
+      }
       const parameters: Record<string, string> = {};
       route.parameterNames.forEach((name, index) => {
         parameters[name] = found[index + 1] as string;
       });
       return matchOf(route, method, parameters);
     }
+    if (pathOnly !== undefined) return matchOf(pathOnly, method, {});
     return { kind: 'not-a-contract-path' };
   }
 }
