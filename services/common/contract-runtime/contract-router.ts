@@ -133,17 +133,7 @@ export function createContractRouter(
       return;
     }
     if (match.kind === 'method-not-allowed') {
-      // The contract declares no HEAD: GET /v1/lease hands out a lease, and a HEAD would lease
-      // URLs whose lease_id nobody ever sees. Nor OPTIONS: a browser's preflight is refused.
-      const allowed = match.allowedMethods.join(', ');
-      const requestId = readRequestId(request);
-      response.setHeader('X-Request-Id', requestId);
-      response.setHeader('Allow', allowed);
-      sendErrorBody(response, 405, {
-        error_code: 'method_not_allowed',
-        message: `${method} is not allowed on ${pathname}; allowed: ${allowed}`,
-      });
-      logAnsweredRequest(options.logger, request, 405, 0, requestId, null);
+      answerMethodNotAllowed(request, response, pathname, match.allowedMethods, options.logger);
       return;
     }
     const received: ReceivedRequest = {
@@ -154,6 +144,27 @@ export function createContractRouter(
     };
     void handleOperation(match.operation, context, received);
   };
+}
+
+/**
+ * 405 with `Allow`. The contract declares no HEAD: GET /v1/lease hands out a lease, and a HEAD
+ * would lease URLs whose lease_id nobody ever sees. Nor OPTIONS: a browser's preflight is refused.
+ */
+function answerMethodNotAllowed(
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+  allowedMethods: readonly string[],
+  logger: Logger,
+): void {
+  const allowed = allowedMethods.join(', ');
+  const requestId = answerRequestId(request, response);
+  response.setHeader('Allow', allowed);
+  sendErrorBody(response, 405, {
+    error_code: 'method_not_allowed',
+    message: `${request.method} is not allowed on ${pathname}; allowed: ${allowed}`,
+  });
+  logAnsweredRequest(logger, request, 405, 0, requestId, null);
 }
 
 /**
@@ -217,8 +228,7 @@ async function handleOperation(
   const { definition, invoker } = operation;
   const { request, response } = received;
   const startedAt = process.hrtime.bigint();
-  const requestId = readRequestId(request);
-  response.setHeader('X-Request-Id', requestId);
+  const requestId = answerRequestId(request, response);
   const meta = requestMetaOf(requestId, null, options.logger, definition.operationId);
   let status = 500;
   try {
@@ -425,10 +435,15 @@ function toErrorAnswer(error: unknown, log: Logger): { status: number; body: Err
   };
 }
 
-function readRequestId(request: IncomingMessage): string {
+/** The request's id (the caller's X-Request-Id if a plain token, else a new one), echoed. */
+function answerRequestId(request: IncomingMessage, response: ServerResponse): string {
   const given = request.headers['x-request-id'];
-  if (typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given)) return given;
-  return `r-${randomHex(12)}`;
+  const requestId =
+    typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given)
+      ? given
+      : `r-${randomHex(12)}`;
+  response.setHeader('X-Request-Id', requestId);
+  return requestId;
 }
 
 /** Each parameter percent-decoded; one that does not decode is the client's mistake (400). */

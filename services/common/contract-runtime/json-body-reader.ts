@@ -82,15 +82,15 @@ function readPlainJsonBody(request: IncomingMessage): Promise<ReadJsonBody> {
     // A client that went away while the request was authenticated: its request is destroyed and
     // has emitted everything it will ('aborted', 'close'), so no listener added now would fire.
     if (request.destroyed) {
-      reject(invalidRequest('body: the request was aborted'));
+      reject(abortedRequest());
       return;
     }
     const chunks: Buffer[] = [];
     let isEnded = false;
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.once('error', () => reject(invalidRequest('body: the request was aborted')));
+    request.once('error', () => reject(abortedRequest()));
     request.once('close', () => {
-      if (!isEnded) reject(invalidRequest('body: the request was aborted'));
+      if (!isEnded) reject(abortedRequest());
     });
     request.once('end', () => {
       isEnded = true;
@@ -108,6 +108,11 @@ function readPlainJsonBody(request: IncomingMessage): Promise<ReadJsonBody> {
       }
     });
   });
+}
+
+/** A body cut short: the client went away before sending all of it. */
+function abortedRequest(): ContractError {
+  return invalidRequest('body: the request was aborted');
 }
 
 /** JSON syntax errors and oversized bodies become contract errors instead of HTML pages. */

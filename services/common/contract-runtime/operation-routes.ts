@@ -17,8 +17,8 @@ interface PathRoute<Operation> {
   /** Case-insensitive, as Express's routes are. */
   pattern: RegExp;
   parameterNames: readonly string[];
+  /** In the order the contract declares them (the order `Allow` lists them in). */
   operationsByMethod: Map<string, Operation>;
-  allowedMethods: string[];
 }
 
 /**
@@ -45,7 +45,6 @@ export class OperationRoutes<Operation extends { definition: OperationDefinition
         else this.templatedPaths.push(route);
       }
       route.operationsByMethod.set(operation.definition.method, operation);
-      route.allowedMethods.push(operation.definition.method);
     }
   }
 
@@ -89,7 +88,6 @@ function routeOf<Operation>(template: string): PathRoute<Operation> {
     pattern: new RegExp(`^${source}$`, 'i'),
     parameterNames,
     operationsByMethod: new Map(),
-    allowedMethods: [],
   };
 }
 
@@ -100,7 +98,7 @@ function matchOf<Operation>(
 ): RouteMatch<Operation> {
   const operation = route.operationsByMethod.get(method);
   if (operation === undefined) {
-    return { kind: 'method-not-allowed', allowedMethods: route.allowedMethods };
+    return { kind: 'method-not-allowed', allowedMethods: [...route.operationsByMethod.keys()] };
   }
   return { kind: 'operation', operation, encodedPathParameters };
 }
