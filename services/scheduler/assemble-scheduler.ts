@@ -54,7 +54,15 @@ export function schedulerServiceDefinition(
     serviceName: 'scheduler',
     apiDocument: httpEdgeSurface.apiDocument,
     settingDefinitions: SCHEDULER_SETTINGS,
-    assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
+    httpThreadSurface: (values) => (values.isHttpThreaded ? HTTP_EDGE_SURFACE : undefined),
+    assemble: async ({
+      config,
+      settings: values,
+      logger,
+      registry,
+      routerOptions,
+      isHttpThreaded,
+    }) => {
       const storage = await openSchedulerStorage(
         writingBehindUnlessTold(
           storageBackendSettingsFromEnvironment('scheduler', {
@@ -99,10 +107,9 @@ export function schedulerServiceDefinition(
         throw error;
       }
       const handlers = createSchedulerHandlers({ config, logger, frontier });
-      const servedContract: ServedContract = values.isHttpThreaded
+      const servedContract: ServedContract = isHttpThreaded
         ? {
             httpEdge: {
-              surfaceModule: HTTP_EDGE_SURFACE,
               // The generated handler interface, keyed by operationId as the thread forwards.
               invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
               // The surface prepares reports' links against the frontier's known URLs.
