@@ -100,7 +100,9 @@ export function createContractRouter(
   const bodyReader = new JsonBodyReader(options.bodyLimitBytes ?? 10 * 1024 * 1024);
 
   const operations = specification.definitions.map((definition): RoutedOperation => {
-    // Compile every schema now: a broken contract fails at start-up, not on the first request.
+    // Compile every quick check now: a broken contract fails at start-up, not on the first
+    // request. The explaining checks compile at the first refusal (contract-validators.test.ts
+    // compiles them for every service's contract).
     validators.parameters(definition, 'path');
     validators.parameters(definition, 'query');
     validators.requestBody(definition);

@@ -1,3 +1,7 @@
+import downloaderDocument from '../../../generated/downloader/openapi.json';
+import { downloaderOperationDefinitions } from '../../../generated/downloader/router';
+import samplerDocument from '../../../generated/sampler/openapi.json';
+import { samplerOperationDefinitions } from '../../../generated/sampler/router';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
 import { doneResult, failedResult, link } from '../../scheduler/testing/contract-fixtures';
 import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
@@ -91,5 +95,36 @@ describe('ContractValidators: failures are explained after the quick check refus
     const message = validators.describeParameterFailure(leaseQuery, query, 'query');
     expect(message).toContain('query.task_count');
     expect(message).toContain('query.lease_ttl_seconds');
+  });
+});
+
+describe('ContractValidators: the explaining checks, compiled at the first refusal', () => {
+  // A router compiles its quick checks at start-up and these only when a value is refused: this
+  // is where a contract whose explaining checks would not compile fails, before it ships.
+  it.each([
+    ['scheduler', schedulerDocument, schedulerOperationDefinitions],
+    ['downloader', downloaderDocument, downloaderOperationDefinitions],
+    ['sampler', samplerDocument, samplerOperationDefinitions],
+  ])("compile for every operation of the %s's contract", (service, document, definitions) => {
+    const serviceValidators = new ContractValidators(document as OpenApiDocument, service);
+    const explaining = definitions.flatMap((definition) => [
+      serviceValidators.parameters(definition, 'path').validate,
+      serviceValidators.parameters(definition, 'query').validate,
+      serviceValidators.requestBody(definition)?.validate,
+      serviceValidators.requestBody(definition)?.validateWithoutVariants,
+      serviceValidators.response(definition, definition.successStatus)?.validate,
+      serviceValidators.response(definition, definition.successStatus)?.validateWithoutVariants,
+    ]);
+    expect(definitions.length).toBeGreaterThan(0);
+    for (const validate of explaining) {
+      if (validate !== undefined) expect(typeof validate).toBe('function');
+    }
+  });
+
+  it('are compiled once, when first read', () => {
+    const fresh = new ContractValidators(schedulerDocument as OpenApiDocument, 'scheduler');
+    const check = fresh.requestBody(operation('reportLease')) as CompiledSchema;
+    expect(check.validate).toBe(check.validate);
+    expect(check.validateWithoutVariants).toBe(check.validateWithoutVariants);
   });
 });

@@ -21,12 +21,43 @@ export interface CompiledSchema {
    * explaining one builds an error object for every failing oneOf variant and nullable anyOf
    * branch of a valid value too — about half of what a frontier report's check allocated.
    */
-  accepts: ValidateFunction;
-  /** The explaining check (every error, with its schema): run on values `accepts` refused. */
-  validate: ValidateFunction;
-  schema: JsonSchema;
+  readonly accepts: ValidateFunction;
+  /**
+   * The explaining check (every error, with its schema): run on values `accepts` refused, and
+   * compiled the first time it is read.
+   */
+  readonly validate: ValidateFunction;
+  readonly schema: JsonSchema;
   /** The same check without variant rules (oneOf refinements); set for bodies and answers. */
-  validateWithoutVariants?: ValidateFunction;
+  readonly validateWithoutVariants?: ValidateFunction;
+}
+
+/**
+ * A check whose explaining validators are compiled when first asked for: most services refuse
+ * few requests, and compiling them with the quick ones took ~60 % of a contract router's build
+ * (the scheduler's: ~270 of its HTTP thread's ~600 ms of start-up, fiftieth session).
+ */
+class LazilyExplainedSchema implements CompiledSchema {
+  #validate: ValidateFunction | undefined;
+  #validateWithoutVariants: ValidateFunction | undefined;
+
+  constructor(
+    readonly accepts: ValidateFunction,
+    readonly schema: JsonSchema,
+    private readonly compileValidate: () => ValidateFunction,
+    private readonly compileWithoutVariants?: () => ValidateFunction,
+  ) {}
+
+  get validate(): ValidateFunction {
+    this.#validate ??= this.compileValidate();
+    return this.#validate;
+  }
+
+  get validateWithoutVariants(): ValidateFunction | undefined {
+    if (this.compileWithoutVariants === undefined) return undefined;
+    this.#validateWithoutVariants ??= this.compileWithoutVariants();
+    return this.#validateWithoutVariants;
+  }
 }
 
 /** Why a value failed its check: the message, and the error_code a variant rule names. */
@@ -44,12 +75,13 @@ export interface ValidationFailure {
  * Receivers tolerate unknown fields: nothing here sets additionalProperties or removeAdditional.
  */
 export class ContractValidators {
-  private readonly bodyAjv: Ajv;
   private readonly quickBodyAjv: Ajv;
-  private readonly bodyWithoutVariantsAjv: Ajv;
-  private readonly parameterAjv: Ajv;
   private readonly quickParameterAjv: Ajv;
-  private readonly explainer: VariantExplainer;
+  // The explaining ones, made with the first refusal that needs them (LazilyExplainedSchema).
+  #bodyAjv: Ajv | undefined;
+  #bodyWithoutVariantsAjv: Ajv | undefined;
+  #parameterAjv: Ajv | undefined;
+  #explainer: VariantExplainer | undefined;
   private readonly definitions: Record<string, unknown>;
   private readonly cache = new Map<string, CompiledSchema | null>();
 
@@ -63,20 +95,36 @@ export class ContractValidators {
         normalizeOpenApiSchema(schema, documentId),
       ]),
     );
-    this.bodyAjv = this.createAjv({ coerceTypes: false, isExplaining: true });
     // Bodies only: ajv coerces inside an `if` too, and query text coerced by the quick form's
     // `if: {type: 'null'}` before the other branch is tried would be a different value.
     this.quickBodyAjv = this.createAjv(
       { coerceTypes: false, isExplaining: false, isQuickForm: true },
       quickCheckDefinitions(this.definitions, documentId),
     );
-    this.bodyWithoutVariantsAjv = this.createAjv(
+    this.quickParameterAjv = this.createAjv({ coerceTypes: true, isExplaining: false });
+  }
+
+  private get bodyAjv(): Ajv {
+    this.#bodyAjv ??= this.createAjv({ coerceTypes: false, isExplaining: true });
+    return this.#bodyAjv;
+  }
+
+  private get bodyWithoutVariantsAjv(): Ajv {
+    this.#bodyWithoutVariantsAjv ??= this.createAjv(
       { coerceTypes: false, isExplaining: true },
       withoutVariantRules(this.definitions) as Record<string, unknown>,
     );
-    this.parameterAjv = this.createAjv({ coerceTypes: true, isExplaining: true });
-    this.quickParameterAjv = this.createAjv({ coerceTypes: true, isExplaining: false });
-    this.explainer = new VariantExplainer(this.bodyAjv);
+    return this.#bodyWithoutVariantsAjv;
+  }
+
+  private get parameterAjv(): Ajv {
+    this.#parameterAjv ??= this.createAjv({ coerceTypes: true, isExplaining: true });
+    return this.#parameterAjv;
+  }
+
+  private get explainer(): VariantExplainer {
+    this.#explainer ??= new VariantExplainer(this.bodyAjv);
+    return this.#explainer;
   }
 
   /** Why path or query `values` failed `check.accepts`, e.g. `query.task_count: must be >= 1`. */
@@ -172,11 +220,9 @@ export class ContractValidators {
         if (parameter.required) required.push(parameter.name);
       }
       const schema: JsonSchema = { type: 'object', properties, required };
-      return {
-        accepts: this.quickParameterAjv.compile(schema),
-        validate: this.parameterAjv.compile(schema),
-        schema,
-      };
+      return new LazilyExplainedSchema(this.quickParameterAjv.compile(schema), schema, () =>
+        this.parameterAjv.compile(schema),
+      );
     }) as CompiledSchema;
   }
 
@@ -219,16 +265,14 @@ export class ContractValidators {
 
   private compileBody(schema: JsonSchema): CompiledSchema {
     const normalized = normalizeOpenApiSchema(schema, this.documentId) as JsonSchema;
-    return {
-      accepts: this.quickBodyAjv.compile(
+    return new LazilyExplainedSchema(
+      this.quickBodyAjv.compile(
         quickCheckForm(normalized, this.definitions, this.documentId) as JsonSchema,
       ),
-      validate: this.bodyAjv.compile(normalized),
-      schema: normalized,
-      validateWithoutVariants: this.bodyWithoutVariantsAjv.compile(
-        withoutVariantRules(normalized) as JsonSchema,
-      ),
-    };
+      normalized,
+      () => this.bodyAjv.compile(normalized),
+      () => this.bodyWithoutVariantsAjv.compile(withoutVariantRules(normalized) as JsonSchema),
+    );
   }
 
   private memoize(key: string, build: () => CompiledSchema | null): CompiledSchema | null {
