@@ -8,92 +8,11 @@ import {
   type ContractRouterOptions,
   type OperationInput,
 } from '../../services/common/contract-runtime/contract-router';
-import type { OperationDefinition } from '../../services/common/contract-runtime/operation-definition';
 import type { OpenApiDocument } from '../../services/common/contract-runtime/openapi-document';
 import type { DownloaderHandlers } from './handlers';
 import openApiDocument from './openapi.json';
 import type * as Operation from './operation-types';
-
-/** The facts of each operation, with wire names exactly as in the OpenAPI document. */
-export const downloaderOperationDefinitions: readonly OperationDefinition[] = [
-  {
-    operationId: 'getWebPageObject',
-    method: 'GET',
-    path: '/v1/objects/{object_id}',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: ['object_id'],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'getConcurrencyConfig',
-    method: 'GET',
-    path: '/v1/operator/concurrency-config',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'getPagePool',
-    method: 'GET',
-    path: '/v1/operator/page-pool',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'listDomainRuntime',
-    method: 'GET',
-    path: '/v1/operator/domain-runtime',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['limit', 'after_domain'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'updateConcurrencyConfig',
-    method: 'PUT',
-    path: '/v1/operator/concurrency-config',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'probeUrl',
-    method: 'POST',
-    path: '/v1/probe',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'renderPage',
-    method: 'POST',
-    path: '/v1/render',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-];
+import { downloaderOperationDefinitions } from './operation-definitions';
 
 /**
  * The request handler of the downloader contract, dispatching to the given handlers: served on

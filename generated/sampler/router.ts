@@ -8,114 +8,11 @@ import {
   type ContractRouterOptions,
   type OperationInput,
 } from '../../services/common/contract-runtime/contract-router';
-import type { OperationDefinition } from '../../services/common/contract-runtime/operation-definition';
 import type { OpenApiDocument } from '../../services/common/contract-runtime/openapi-document';
 import type { SamplerHandlers } from './handlers';
 import openApiDocument from './openapi.json';
 import type * as Operation from './operation-types';
-
-/** The facts of each operation, with wire names exactly as in the OpenAPI document. */
-export const samplerOperationDefinitions: readonly OperationDefinition[] = [
-  {
-    operationId: 'claimDomains',
-    method: 'POST',
-    path: '/v1/domain-claims',
-    securitySchemes: ['consumerToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'listExportedDomains',
-    method: 'GET',
-    path: '/v1/exported-domains',
-    securitySchemes: ['consumerToken'],
-    queryParameterNames: ['limit'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'submitVerdictHints',
-    method: 'POST',
-    path: '/v1/domain-verdict-hints',
-    securitySchemes: ['consumerToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'submitApiEndpointHints',
-    method: 'POST',
-    path: '/v1/api-endpoint-hints',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'getSamplingQueue',
-    method: 'GET',
-    path: '/v1/operator/sampling-queue',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['limit'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'issueConsumerToken',
-    method: 'POST',
-    path: '/v1/operator/consumer-tokens',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'listConsumerTokens',
-    method: 'GET',
-    path: '/v1/operator/consumer-tokens',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'listDomainClaims',
-    method: 'GET',
-    path: '/v1/operator/domain-claims',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['limit'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'revokeConsumerToken',
-    method: 'DELETE',
-    path: '/v1/operator/consumer-tokens/{consumer_id}',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: ['consumer_id'],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-];
+import { samplerOperationDefinitions } from './operation-definitions';
 
 /**
  * The request handler of the sampler contract, dispatching to the given handlers: served on

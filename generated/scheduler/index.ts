@@ -4,6 +4,7 @@
  */
 export * from './client';
 export * from './handlers';
+export * from './operation-definitions';
 export * from './operation-types';
 export * from './router';
 export type { components, operations, paths } from './types';

@@ -8,92 +8,11 @@ import {
   type ContractRouterOptions,
   type OperationInput,
 } from '../../services/common/contract-runtime/contract-router';
-import type { OperationDefinition } from '../../services/common/contract-runtime/operation-definition';
 import type { OpenApiDocument } from '../../services/common/contract-runtime/openapi-document';
 import type { SchedulerHandlers } from './handlers';
 import openApiDocument from './openapi.json';
 import type * as Operation from './operation-types';
-
-/** The facts of each operation, with wire names exactly as in the OpenAPI document. */
-export const schedulerOperationDefinitions: readonly OperationDefinition[] = [
-  {
-    operationId: 'listDomainCandidates',
-    method: 'GET',
-    path: '/v1/domain-candidates',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['limit'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'leaseTasks',
-    method: 'GET',
-    path: '/v1/lease',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds', 'wait_ms'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'reportLease',
-    method: 'POST',
-    path: '/v1/report',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'until_success',
-  },
-  {
-    operationId: 'getFrontierSummary',
-    method: 'GET',
-    path: '/v1/operator/frontier-summary',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: ['limit'],
-    pathParameterNames: [],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'getUrlTask',
-    method: 'GET',
-    path: '/v1/operator/url-tasks/{url_hash}',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: ['url_hash'],
-    hasRequestBody: false,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'submitRules',
-    method: 'POST',
-    path: '/v1/rules',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-  {
-    operationId: 'submitSeeds',
-    method: 'POST',
-    path: '/v1/seeds',
-    securitySchemes: ['serviceToken'],
-    queryParameterNames: [],
-    pathParameterNames: [],
-    hasRequestBody: true,
-    successStatus: 200,
-    retryPolicy: 'bounded',
-  },
-];
+import { schedulerOperationDefinitions } from './operation-definitions';
 
 /**
  * The request handler of the scheduler contract, dispatching to the given handlers: served on

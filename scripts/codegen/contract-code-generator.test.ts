@@ -35,18 +35,24 @@ describe('npm run generate', () => {
     for (const [path, content] of first) expect(second.get(path)).toBe(content);
   }, 120_000);
 
-  it('emits per service a client, a router, a handler interface, types and the bundled document', () => {
+  it('emits per service a client, a router, its operations, a handler interface, types and the bundled document', () => {
+    const files = ['client.ts', 'router.ts', 'operation-definitions.ts', 'handlers.ts', 'types.ts'];
     for (const service of ['downloader', 'scheduler', 'sampler']) {
-      for (const file of ['client.ts', 'router.ts', 'handlers.ts', 'types.ts', 'openapi.json']) {
+      for (const file of [...files, 'openapi.json']) {
         expect(first.has(`generated/${service}/${file}`)).toBe(true);
       }
     }
-    const router = first.get('generated/scheduler/router.ts') as string;
+    const definitions = first.get('generated/scheduler/operation-definitions.ts') as string;
     // Templates use wire names ({{baseName}}), never the generator's camelCased ones.
-    expect(router).toContain(
+    expect(definitions).toContain(
       "queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds', 'wait_ms']",
     );
-    expect(router).not.toMatch(/workerId|taskCount|leaseTtlSeconds|waitMs/);
+    expect(definitions).not.toMatch(/workerId|taskCount|leaseTtlSeconds|waitMs/);
+    // The operations without the router: a client or a peer's contract loads no router with them.
+    expect(definitions).not.toContain('contract-router');
+    expect(first.get('generated/scheduler/router.ts')).toContain(
+      "import { schedulerOperationDefinitions } from './operation-definitions';",
+    );
     // The shared components on their own, for what every service answers with (error codes).
     expect(first.get('generated/components/types.ts')).toContain("| 'lease_not_found'");
     expect(first.get('generated/scheduler/client.ts')).toContain("retryPolicy: 'until_success'");

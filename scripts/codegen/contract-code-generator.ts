@@ -14,6 +14,7 @@ import { typescriptGeneratorDocument } from './typescript-generator-document';
 /** The files rendered from templates/typescript-contract for every service. */
 export const templateOutputs = [
   'operation-types.ts',
+  'operation-definitions.ts',
   'handlers.ts',
   'router.ts',
   'client.ts',

@@ -1,10 +1,15 @@
 import type { ContractMetrics } from '../common/contract-runtime/contract-metrics';
-import type { OperationInvoker } from '../common/contract-runtime/contract-router';
+import type {
+  ContractRequestHandler,
+  ContractRouterOptions,
+  OperationInvoker,
+} from '../common/contract-runtime/contract-router';
 import { countUnknownAnswerFields } from '../common/contract-runtime/unknown-answer-fields';
 import { downloaderContract } from '../common/peers/peer-contracts';
 import { join } from 'node:path';
-import { DownloaderClient } from '../../generated/downloader';
-import { createSchedulerRouter } from '../../generated/scheduler';
+import { DownloaderClient } from '../../generated/downloader/client';
+import type { SchedulerHandlers } from '../../generated/scheduler/handlers';
+import openApiDocument from '../../generated/scheduler/openapi.json';
 import { keepBackgroundThreadsDeprioritized } from '../common/process/background-thread-priority';
 import type { ServedContract, ServiceDefinition } from '../common/service-host/run-service';
 import { storageBackendSettingsFromEnvironment } from '../common/storage/open-storage-backend';
@@ -25,7 +30,7 @@ import {
 import type { ProbeCall } from './health/domain-prober';
 import { createSchedulerHandlers } from './handlers';
 import { knownUrlTableMessage } from './frontier/link-preparation-protocol';
-import { httpEdgeSurface } from './scheduler-http-edge';
+import { addOperatorPageRoutes } from './operator-page/operator-page-routes';
 import {
   frontierSettingsOf,
   SCHEDULER_SETTINGS,
@@ -52,7 +57,7 @@ export function schedulerServiceDefinition(
 ): ServiceDefinition<typeof SCHEDULER_SETTINGS> {
   return {
     serviceName: 'scheduler',
-    apiDocument: httpEdgeSurface.apiDocument,
+    apiDocument: openApiDocument,
     settingDefinitions: SCHEDULER_SETTINGS,
     httpThreadSurface: (values) => (values.isHttpThreaded ? HTTP_EDGE_SURFACE : undefined),
     assemble: async ({
@@ -117,11 +122,11 @@ export function schedulerServiceDefinition(
                 frontier.watchKnownUrlTables((table) => post(knownUrlTableMessage(table))),
             },
           }
-        : { contractRouter: createSchedulerRouter(handlers, routerOptions) };
+        : { contractRouter: await eventLoopRouter(handlers, routerOptions) };
       return {
         ...servedContract,
-        // The same pages whichever thread serves HTTP: the surface declares them once.
-        addExtraRoutes: httpEdgeSurface.addExtraRoutes,
+        // The same pages whichever thread serves HTTP (scheduler-http-edge.ts adds them there).
+        addExtraRoutes: addOperatorPageRoutes,
         start: async () => {
           frontier.startBackgroundWork();
           if (values.backgroundThreadNiceness > 0) {
@@ -140,6 +145,19 @@ export function schedulerServiceDefinition(
       };
     },
   };
+}
+
+/**
+ * The contract router for `--http-thread off`. Loaded only then: with the HTTP thread on, the
+ * main thread needs nothing of the router's modules (ajv's checks, Express's body parsing), which
+ * would lengthen its start-up.
+ */
+async function eventLoopRouter(
+  handlers: SchedulerHandlers,
+  routerOptions: ContractRouterOptions,
+): Promise<ContractRequestHandler> {
+  const { createSchedulerRouter } = await import('../../generated/scheduler/router');
+  return createSchedulerRouter(handlers, routerOptions);
 }
 
 /** Probes go through the generated downloader client; without a token there is no prober. */

@@ -1,4 +1,4 @@
-import { schedulerOperationDefinitions } from '../../generated/scheduler/router';
+import { schedulerOperationDefinitions } from '../../generated/scheduler/operation-definitions';
 import openApiDocument from '../../generated/scheduler/openapi.json';
 import type { HttpEdgeSurface } from '../common/service-host/http-edge-surface';
 import { ThreadLinkPreparation } from './frontier/thread-link-preparation';

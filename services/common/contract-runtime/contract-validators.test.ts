@@ -1,10 +1,10 @@
 import downloaderDocument from '../../../generated/downloader/openapi.json';
-import { downloaderOperationDefinitions } from '../../../generated/downloader/router';
+import { downloaderOperationDefinitions } from '../../../generated/downloader/operation-definitions';
 import samplerDocument from '../../../generated/sampler/openapi.json';
-import { samplerOperationDefinitions } from '../../../generated/sampler/router';
+import { samplerOperationDefinitions } from '../../../generated/sampler/operation-definitions';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
 import { doneResult, failedResult, link } from '../../scheduler/testing/contract-fixtures';
-import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
+import { schedulerOperationDefinitions } from '../../../generated/scheduler/operation-definitions';
 import { ContractValidators, type CompiledSchema } from './contract-validators';
 import type { OpenApiDocument } from './openapi-document';
 

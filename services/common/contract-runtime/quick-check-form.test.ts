@@ -1,8 +1,8 @@
 import downloaderDocument from '../../../generated/downloader/openapi.json';
 import samplerDocument from '../../../generated/sampler/openapi.json';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
-import { downloaderOperationDefinitions } from '../../../generated/downloader/router';
-import { samplerOperationDefinitions } from '../../../generated/sampler/router';
+import { downloaderOperationDefinitions } from '../../../generated/downloader/operation-definitions';
+import { samplerOperationDefinitions } from '../../../generated/sampler/operation-definitions';
 import {
   doneResult,
   failedResult,
@@ -10,7 +10,7 @@ import {
   notModifiedResult,
   ruleFor,
 } from '../../scheduler/testing/contract-fixtures';
-import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
+import { schedulerOperationDefinitions } from '../../../generated/scheduler/operation-definitions';
 import { ContractValidators, type CompiledSchema } from './contract-validators';
 import { findOperation, type JsonSchema, type OpenApiDocument } from './openapi-document';
 import type { OperationDefinition } from './operation-definition';

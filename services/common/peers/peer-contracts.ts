@@ -1,8 +1,8 @@
-import { downloaderOperationDefinitions } from '../../../generated/downloader/router';
+import { downloaderOperationDefinitions } from '../../../generated/downloader/operation-definitions';
 import downloaderDocument from '../../../generated/downloader/openapi.json';
-import { samplerOperationDefinitions } from '../../../generated/sampler/router';
+import { samplerOperationDefinitions } from '../../../generated/sampler/operation-definitions';
 import samplerDocument from '../../../generated/sampler/openapi.json';
-import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
+import { schedulerOperationDefinitions } from '../../../generated/scheduler/operation-definitions';
 import schedulerDocument from '../../../generated/scheduler/openapi.json';
 import type { PeerContract } from '../contract-runtime/unknown-answer-fields';
 

@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
-import { schedulerOperationDefinitions } from '../../../generated/scheduler/router';
+import { schedulerOperationDefinitions } from '../../../generated/scheduler/operation-definitions';
 import pino from 'pino';
 import { ContractError } from '../contract-runtime/contract-error';
 import type { OperationInput, OperationInvoker } from '../contract-runtime/contract-router';
