@@ -59,15 +59,7 @@ export function schedulerServiceDefinition(
     serviceName: 'scheduler',
     apiDocument: openApiDocument,
     settingDefinitions: SCHEDULER_SETTINGS,
-    httpThreadSurface: (values) => (values.isHttpThreaded ? HTTP_EDGE_SURFACE : undefined),
-    assemble: async ({
-      config,
-      settings: values,
-      logger,
-      registry,
-      routerOptions,
-      isHttpThreaded,
-    }) => {
+    assemble: async ({ config, settings: values, logger, registry, routerOptions }) => {
       const storage = await openSchedulerStorage(
         writingBehindUnlessTold(
           storageBackendSettingsFromEnvironment('scheduler', {
@@ -112,9 +104,10 @@ export function schedulerServiceDefinition(
         throw error;
       }
       const handlers = createSchedulerHandlers({ config, logger, frontier });
-      const servedContract: ServedContract = isHttpThreaded
+      const servedContract: ServedContract = values.isHttpThreaded
         ? {
             httpEdge: {
+              surfaceModule: HTTP_EDGE_SURFACE,
               // The generated handler interface, keyed by operationId as the thread forwards.
               invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
               // The surface prepares reports' links against the frontier's known URLs.

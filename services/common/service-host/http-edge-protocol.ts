@@ -16,7 +16,7 @@ export interface HttpEdgeThreadData {
   startedAt: string;
 }
 
-/** What the HTTP thread answers the main thread's `listen` with. */
+/** What the HTTP thread tells the main thread once it listens. */
 export interface HttpEdgeListening {
   port: number;
   /** The Linux thread id (for keeping it out of the background threads' niceness), or null. */
@@ -31,8 +31,7 @@ export const EDGE_CALLS = {
   metrics: 'metrics',
   close: 'close',
   closeAllConnections: 'close_all_connections',
-  /** Main thread → HTTP thread, once the service is assembled: open the port. */
-  listen: 'listen',
+  listening: 'listening',
   /** Main thread → HTTP thread: something the service shares with its surface (`receive`). */
   surfaceMessage: 'surface_message',
 } as const;

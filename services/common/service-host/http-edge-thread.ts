@@ -26,10 +26,9 @@ import { createServiceTokenAuthenticator } from './service-token-authenticator';
  * answers, the request log — with every contract operation handed to the main thread as checked
  * input (forwarded-operation.ts), so that the main thread spends its time on the service's state
  * alone. /healthz and /metrics ask the main thread; its metrics and this thread's contract metrics
- * are merged into one exposition. The thread builds all this as soon as it starts and listens when
- * the main thread calls `listen` (http-edge.ts), once the service is assembled.
+ * are merged into one exposition.
  */
-function main(): void {
+async function main(): Promise<void> {
   const data = workerData as HttpEdgeThreadData;
   const calls = new ThreadCalls(parentPort as NonNullable<typeof parentPort>);
   const surface = (require(data.surfaceModule) as { httpEdgeSurface: HttpEdgeSurface })
@@ -71,20 +70,21 @@ function main(): void {
     },
     addExtraRoutes: surface.addExtraRoutes,
   });
-  // A failure to listen (a port in use) is the call's answer; the main thread ends the thread.
-  calls.handle(EDGE_CALLS.listen, async (): Promise<HttpEdgeListening> => {
-    const server: Server = await listenOn(listener, data.host, data.port);
-    calls.handle(EDGE_CALLS.closeAllConnections, () => server.closeAllConnections());
-    calls.handle(
-      EDGE_CALLS.close,
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    );
-    return { port: (server.address() as AddressInfo).port, threadId: ownThreadId() };
-  });
+  const server: Server = await listenOn(listener, data.host, data.port);
+  calls.handle(EDGE_CALLS.closeAllConnections, () => server.closeAllConnections());
+  calls.handle(
+    EDGE_CALLS.close,
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  );
+  const listening: HttpEdgeListening = {
+    port: (server.address() as AddressInfo).port,
+    threadId: ownThreadId(),
+  };
+  calls.notify(EDGE_CALLS.listening, listening);
 }
 
 /** This thread's Linux thread id ("<pid>/task/<tid>" is where /proc/thread-self points). */
@@ -96,6 +96,6 @@ function ownThreadId(): number | null {
   }
 }
 
-// A surface that fails to load throws here: the thread ends with it, and the main thread, which
-// waits for it to listen, answers with that error.
-main();
+// A failure to start (a port in use) rejects unhandled: the thread ends with it, and the main
+// thread, which waits for 'listening', answers with that error.
+void main();

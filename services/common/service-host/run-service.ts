@@ -14,7 +14,7 @@ import type { SettingDefinitions, SettingValues } from '../config/settings';
 import type { ServiceName } from '../storage/service-name';
 import { createLogger } from '../logging/create-logger';
 import type { ServiceSurfaceOptions } from './create-service-request-listener';
-import { prepareHttpEdge, type PreparingHttpEdge } from './http-edge';
+import { startHttpEdge } from './http-edge';
 import { listenOn } from './listen-on';
 import { createServiceTokenAuthenticator } from './service-token-authenticator';
 import { serverListener, type ServiceListener } from './service-listener';
@@ -28,8 +28,6 @@ export interface ServiceEnvironment<Definitions extends SettingDefinitions = Set
   registry: Registry;
   /** Ready-made options for the generated router; a service may replace `authenticate`. */
   routerOptions: ContractRouterOptions;
-  /** True when the definition's `httpThreadSurface` named a surface for these settings. */
-  isHttpThreaded: boolean;
 }
 
 /** Where a service's contract is served: on the event loop, or on an HTTP thread (http-edge.ts). */
@@ -42,12 +40,13 @@ export type ServedContract =
   | {
       contractRouter?: undefined;
       /**
-       * The handlers the HTTP thread's operations are forwarded to, when the environment says
-       * `isHttpThreaded`. The thread builds the contract router (and checks the contract at its
-       * start); the event loop builds none. The thread serves its surface's API document and extra
-       * routes (`addExtraRoutes` is for the event loop's app).
+       * Serve HTTP on a thread of its own: the module exporting the thread's `httpEdgeSurface`,
+       * and the handlers its operations are forwarded to. The thread builds the contract router
+       * (and checks the contract at its start); the event loop builds none. The thread serves its
+       * surface's API document and extra routes (`addExtraRoutes` is for the event loop's app).
        */
       httpEdge: {
+        surfaceModule: string;
         invokers: Readonly<Record<string, OperationInvoker>>;
         /** Called once the thread listens: `post` sends its surface a message (`receive`). */
         shareWithThread?: (post: (message: unknown) => void) => void;
@@ -72,12 +71,6 @@ export interface ServiceDefinition<Definitions extends SettingDefinitions = Sett
   settingDefinitions: Definitions;
   /** Replaces the default service-token check (the sampler also admits consumer tokens). */
   createAuthenticator?: (environment: ServiceEnvironment<Definitions>) => TokenAuthenticator;
-  /**
-   * The module (path without extension) exporting the service's `httpEdgeSurface` when it serves
-   * HTTP on a thread of its own with these settings (http-edge.ts); undefined: on the event loop.
-   * The thread starts before `assemble` and listens after it.
-   */
-  httpThreadSurface?: (settings: SettingValues<Definitions>) => string | undefined;
   assemble: (environment: ServiceEnvironment<Definitions>) => Promise<ServiceAssembly>;
 }
 
@@ -116,47 +109,42 @@ export async function runService<Definitions extends SettingDefinitions>(
     metrics: new ContractMetrics(registry, definition.serviceName),
     shouldValidateResponses: config.shouldValidateResponses,
   };
-  const httpThreadSurface = definition.httpThreadSurface?.(settings);
-  if (httpThreadSurface !== undefined && definition.createAuthenticator) {
-    // The thread admits the service's token alone; a service with its own authenticator (the
-    // sampler's consumer tokens) would have its other callers refused there.
-    throw new Error(`${definition.serviceName}: an HTTP thread cannot use its own authenticator`);
-  }
   const environment: ServiceEnvironment<Definitions> = {
     config,
     settings,
     logger,
     registry,
     routerOptions,
-    isHttpThreaded: httpThreadSurface !== undefined,
   };
   if (definition.createAuthenticator) {
     routerOptions.authenticate = definition.createAuthenticator(environment);
   }
 
+  const assembly = await definition.assemble(environment);
+  if (assembly.httpEdge && definition.createAuthenticator) {
+    // The thread admits the service's token alone; a service with its own authenticator (the
+    // sampler's consumer tokens) would have its other callers refused there.
+    await assembly.stop?.();
+    throw new Error(`${definition.serviceName}: an HTTP thread cannot use its own authenticator`);
+  }
+  let isReady = false;
   const startedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const preparingEdge =
-    httpThreadSurface === undefined
-      ? undefined
-      : prepareHttpEdge({
+  const isServing = () => isReady && (assembly.isHealthy?.() ?? true);
+  // Assigned below. Should the HTTP thread fail before (during `start`), the process exits without
+  // the graceful stop, as after a crash: what was acknowledged is in the journal already.
+  let shutdown: (reason: string) => Promise<void> = async () => undefined;
+  const listener: ServiceListener = assembly.httpEdge
+    ? await startHttpEdge({
+        data: {
           serviceName: definition.serviceName,
-          surfaceModule: httpThreadSurface,
+          surfaceModule: assembly.httpEdge.surfaceModule,
           host: config.host,
           port: config.port,
           token: config.token,
           shouldValidateResponses: config.shouldValidateResponses,
           logLevel: logger.level,
           startedAt,
-        });
-  const assembly = await assembleWithEdge(definition, environment, preparingEdge);
-  let isReady = false;
-  const isServing = () => isReady && (assembly.isHealthy?.() ?? true);
-  // Assigned below. Should the HTTP thread fail before (during `start`), the process exits without
-  // the graceful stop, as after a crash: what was acknowledged is in the journal already.
-  let shutdown: (reason: string) => Promise<void> = async () => undefined;
-  const listener: ServiceListener = assembly.httpEdge
-    ? // assembleWithEdge saw to it that a thread is preparing when the assembly asks for one.
-      await (preparingEdge as PreparingHttpEdge).listen({
+        },
         invokers: assembly.httpEdge.invokers,
         shareWithThread: assembly.httpEdge.shareWithThread,
         logger,
@@ -232,33 +220,6 @@ export async function runService<Definitions extends SettingDefinitions>(
     });
   }
   return { url, closeAllConnections: () => listener.closeAllConnections(), shutdown };
-}
-
-/**
- * The service's assembly, its served contract where the edge is (a thread when one is preparing):
- * a failed or mismatched assembly ends the preparing thread, so that the process can exit.
- */
-async function assembleWithEdge<Definitions extends SettingDefinitions>(
-  definition: ServiceDefinition<Definitions>,
-  environment: ServiceEnvironment<Definitions>,
-  preparingEdge: PreparingHttpEdge | undefined,
-): Promise<ServiceAssembly> {
-  let assembly: ServiceAssembly;
-  try {
-    assembly = await definition.assemble(environment);
-  } catch (error) {
-    await preparingEdge?.abandon();
-    throw error;
-  }
-  if ((assembly.httpEdge !== undefined) !== (preparingEdge !== undefined)) {
-    await assembly.stop?.();
-    await preparingEdge?.abandon();
-    throw new Error(
-      `${definition.serviceName}: assembled for ${assembly.httpEdge ? 'an' : 'no'} HTTP thread ` +
-        `although its settings ask for ${preparingEdge ? 'one' : 'none'}`,
-    );
-  }
-  return assembly;
 }
 
 async function listenInProcess(
