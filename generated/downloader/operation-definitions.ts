@@ -6,7 +6,8 @@ import type { OperationDefinition } from '../../services/common/contract-runtime
 
 /**
  * The facts of each operation, with wire names exactly as in the OpenAPI document. A module of
- * their own: a client or a peer's contract needs them without the router's modules.
+ * their own: a peer's contract and the HTTP thread's surface need them without the router's
+ * modules.
  */
 export const downloaderOperationDefinitions: readonly OperationDefinition[] = [
   {

@@ -61,11 +61,15 @@ describe('the gate on a copy of this repository', () => {
   });
 
   test('camelCased names in generated code and templates are reported where they appear', () => {
-    let router = { line: 0, column: 0 };
+    let definitions = { line: 0, column: 0 };
     let client = { line: 0, column: 0 };
     let template = { line: 0, column: 0 };
     const added = repository.findingsAddedBy(() => {
-      router = repository.replace('generated/scheduler/router.ts', "'worker_id'", "'workerId'");
+      definitions = repository.replace(
+        'generated/scheduler/operation-definitions.ts',
+        "'worker_id'",
+        "'workerId'",
+      );
       client = repository.replace(
         'generated/scheduler/client.ts',
         'worker_id: query.worker_id',
@@ -81,7 +85,7 @@ describe('the gate on a copy of this repository', () => {
     expect(describeFindings(added)).toEqual([
       `generated/scheduler/client.ts:${client.line}:${client.column} generated-names → worker_id`,
       `generated/scheduler/client.ts:${client.line}:${client.column + 16} generated-names → worker_id`,
-      `generated/scheduler/router.ts:${router.line}:${router.column + 1} generated-names → worker_id`,
+      `generated/scheduler/operation-definitions.ts:${definitions.line}:${definitions.column + 1} generated-names → worker_id`,
       `templates/typescript-contract/client.mustache:${template.line}:${template.column} generated-names → {{baseName}}`,
       `templates/typescript-contract/client.mustache:${template.line}:${template.column + 21} generated-names → {{baseName}}`,
     ]);

@@ -142,8 +142,9 @@ export function schedulerServiceDefinition(
 
 /**
  * The contract router for `--http-thread off`. Loaded only then: with the HTTP thread on, the
- * main thread needs nothing of the router's modules (ajv's checks, Express's body parsing), which
- * would lengthen its start-up.
+ * main thread needs nothing of the router's modules (its request checks, Express's body parsing),
+ * which would lengthen its start-up. (ajv itself stays: the prober's client checks the
+ * downloader's answers for unknown fields.)
  */
 async function eventLoopRouter(
   handlers: SchedulerHandlers,

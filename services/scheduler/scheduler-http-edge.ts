@@ -9,11 +9,11 @@ const linkPreparation = new ThreadLinkPreparation();
 
 /**
  * The scheduler's HTTP surface: its contract and the static operator page, served on the HTTP
- * thread (--http-thread on, every operation forwarded to the frontier on the main thread) or on
- * the event loop (off; assemble-scheduler.ts takes its pages from here). Loaded on that thread: of
- * the frontier it imports only the pure link preparation, which turns a report's links into what
- * the main thread would otherwise have a link-preparation thread make (thread-link-preparation.ts),
- * with the known-URL tables the main thread shares.
+ * thread (--http-thread on, every operation forwarded to the frontier on the main thread; with it
+ * off, assemble-scheduler.ts serves the same pages from operator-page-routes.ts). Loaded on that
+ * thread only: of the frontier it imports only the pure link preparation, which turns a report's
+ * links into what the main thread would otherwise have a link-preparation thread make
+ * (thread-link-preparation.ts), with the known-URL tables the main thread shares.
  */
 export const httpEdgeSurface: HttpEdgeSurface = {
   apiDocument: openApiDocument,

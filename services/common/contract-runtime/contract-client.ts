@@ -11,7 +11,11 @@ import { backoffDelay } from '../backoff/exponential-backoff';
  */
 let undiciLoaded: Promise<typeof import('undici')> | undefined;
 function loadUndici(): Promise<typeof import('undici')> {
-  undiciLoaded ??= import('undici');
+  // A failed load is not kept: the next call tries again.
+  undiciLoaded ??= import('undici').catch((error: unknown) => {
+    undiciLoaded = undefined;
+    throw error;
+  });
   return undiciLoaded;
 }
 
