@@ -178,16 +178,6 @@ export async function runService<Definitions extends SettingDefinitions>(
   const url = listener.url;
   await assembly.start?.();
   isReady = true;
-  logger.info(
-    {
-      url,
-      docs_url: `${url}/docs`,
-      data_directory: config.dataDirectory,
-      is_http_threaded: assembly.httpEdge !== undefined,
-      http_thread_id: listener.httpThreadId,
-    },
-    'service listening',
-  );
 
   let shutdownPromise: Promise<void> | undefined;
   shutdown = (reason: string): Promise<void> => {
@@ -219,6 +209,18 @@ export async function runService<Definitions extends SettingDefinitions>(
       );
     });
   }
+  // Only now: supervisors and tests take this line as ready, and a SIGINT sent before the handlers
+  // above were installed would kill the process at once (the signal's default action).
+  logger.info(
+    {
+      url,
+      docs_url: `${url}/docs`,
+      data_directory: config.dataDirectory,
+      is_http_threaded: assembly.httpEdge !== undefined,
+      http_thread_id: listener.httpThreadId,
+    },
+    'service listening',
+  );
   return { url, closeAllConnections: () => listener.closeAllConnections(), shutdown };
 }
 
