@@ -48,7 +48,7 @@ describe('npm run generate', () => {
       "queryParameterNames: ['worker_id', 'task_count', 'lease_ttl_seconds', 'wait_ms']",
     );
     expect(definitions).not.toMatch(/workerId|taskCount|leaseTtlSeconds|waitMs/);
-    // The operations without the router: a client or a peer's contract loads no router with them.
+    // The operations without the router: a peer's contract or the HTTP surface loads no router.
     expect(definitions).not.toContain('contract-router');
     expect(first.get('generated/scheduler/router.ts')).toContain(
       "import { schedulerOperationDefinitions } from './operation-definitions';",

@@ -156,9 +156,10 @@ export class ContractClient {
     | { kind: 'answer'; value: unknown }
     | { kind: 'error'; error: unknown; isRetryable: boolean; retryAfterSeconds?: number }
   > {
+    // Before the try's clock starts: the first call's load is not counted against its timeout.
+    const { request } = await loadUndici();
     const timeout = AbortSignal.timeout(callOptions.timeoutMs ?? this.options.timeoutMs);
     const signal = callOptions.signal ? AbortSignal.any([timeout, callOptions.signal]) : timeout;
-    const { request } = await loadUndici();
     let response: Dispatcher.ResponseData;
     try {
       // undici's request rather than fetch: the same connection pool (the global dispatcher) at a
