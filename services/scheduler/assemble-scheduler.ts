@@ -104,18 +104,30 @@ export function schedulerServiceDefinition(
         throw error;
       }
       const handlers = createSchedulerHandlers({ config, logger, frontier });
-      const servedContract: ServedContract = values.isHttpThreaded
-        ? {
-            httpEdge: {
-              surfaceModule: HTTP_EDGE_SURFACE,
-              // The generated handler interface, keyed by operationId as the thread forwards.
-              invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
-              // The surface prepares reports' links against the frontier's known URLs.
-              shareWithThread: (post) =>
-                frontier.watchKnownUrlTables((table) => post(knownUrlTableMessage(table))),
-            },
-          }
-        : { contractRouter: await eventLoopRouter(handlers, routerOptions) };
+      const stop = async () => {
+        stopDeprioritizing();
+        await frontier.stop();
+        await storage.close();
+      };
+      let servedContract: ServedContract;
+      try {
+        servedContract = values.isHttpThreaded
+          ? {
+              httpEdge: {
+                surfaceModule: HTTP_EDGE_SURFACE,
+                // The generated handler interface, keyed by operationId as the thread forwards.
+                invokers: handlers as unknown as Readonly<Record<string, OperationInvoker>>,
+                // The surface prepares reports' links against the frontier's known URLs.
+                shareWithThread: (post) =>
+                  frontier.watchKnownUrlTables((table) => post(knownUrlTableMessage(table))),
+              },
+            }
+          : { contractRouter: await eventLoopRouter(handlers, routerOptions) };
+      } catch (error) {
+        // The frontier's threads (link preparation) would keep the process alive, its storage open.
+        await stop();
+        throw error;
+      }
       return {
         ...servedContract,
         // The same pages whichever thread serves HTTP (scheduler-http-edge.ts adds them there).
@@ -130,11 +142,7 @@ export function schedulerServiceDefinition(
         },
         // A frontier that refuses writes until restarted is not healthy: let a supervisor see it.
         isHealthy: () => frontier.isWritable,
-        stop: async () => {
-          stopDeprioritizing();
-          await frontier.stop();
-          await storage.close();
-        },
+        stop,
       };
     },
   };

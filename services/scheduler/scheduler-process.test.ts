@@ -1,12 +1,35 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serviceEntryPoint } from '../common/process/service-entry-point';
 import type { StartedServiceProcess } from '../common/testing/service-process';
 import { threadNicenessOf } from '../common/testing/thread-niceness';
 import { doneResult, link, ruleFor } from './testing/contract-fixtures';
 import { reportAllDone, seedUrls } from './testing/lease-helpers';
-import { startSchedulerProcess } from './testing/scheduler-process-harness';
+import {
+  PROCESS_SCHEDULER_TOKEN,
+  startSchedulerProcess,
+} from './testing/scheduler-process-harness';
+
+/** The scheduler run as a program with `argumentList` until it exits by itself (bounded). */
+async function runToExit(argumentList: string[]): Promise<{ code: number | null; stderr: string }> {
+  const entry = serviceEntryPoint('scheduler');
+  const child = spawn(entry.command, [...entry.argumentList, ...argumentList], {
+    env: { ...process.env, SCHEDULER_TOKEN: PROCESS_SCHEDULER_TOKEN, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(killer);
+  return { code, stderr };
+}
 
 /** The scheduler as its own process, on its own data directory. */
 function startProcess(dataDirectory: string) {
@@ -108,6 +131,35 @@ describe('the scheduler process', () => {
     expect(late.is_stale_lease).toBe(true);
     expect(await reportAllDone(second.client, again)).toMatchObject({ accepted_count: 3 });
     expect((await second.client.getFrontierSummary({})).expired_lease_count).toBe(1);
+  }, 40_000);
+
+  it('on a port in use stops its frontier cleanly before it exits: the next start trusts it', async () => {
+    const first = await startProcess(dataDirectory);
+    running = first.running;
+    await first.client.submitRules({ rule_list: [ruleFor('news.example')] });
+    await first.client.submitSeeds({ seed_list: seedUrls(['news.example'], 3) });
+    await first.running.stop();
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const failed = await runToExit([
+        ...['--data-dir', dataDirectory, '--port', String(port)],
+        ...['--domain-in-flight-cap', '10'],
+      ]);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+
+    // The failed start opened the store (a start that is not stopped leaves it to be recounted,
+    // as after a crash) and then stopped it with a clean final write.
+    const second = await startProcess(dataDirectory);
+    running = second.running;
+    const loaded = second.running.logLines.find((line) => line.msg === 'frontier loaded');
+    expect(loaded).toMatchObject({ url_count: 3, is_recounted: false });
   }, 40_000);
 
   it('hands out at most 6 tasks per domain in 5 s of tight leasing at min_interval_ms 1000 (real time)', async () => {

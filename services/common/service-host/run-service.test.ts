@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runService, type ServiceDefinition } from './run-service';
@@ -37,5 +38,79 @@ describe('runService', () => {
       }),
     ).rejects.toThrow('sampler: an HTTP thread cannot use its own authenticator');
     expect(stopped).toEqual(['stopped']);
+  });
+
+  describe('when its port is taken', () => {
+    let takenPort: Server;
+    beforeEach(async () => {
+      takenPort = createServer();
+      await new Promise<void>((resolve) => takenPort.listen(0, '127.0.0.1', resolve));
+    });
+    afterEach(async () => {
+      await new Promise<void>((resolve) => takenPort.close(() => resolve()));
+    });
+
+    it.each([
+      ['on the event loop', false],
+      ['on an HTTP thread', true],
+    ])('fails %s and stops what it assembled, before starting it', async (_, isThreaded) => {
+      const events: string[] = [];
+      const definition: ServiceDefinition = {
+        serviceName: 'scheduler',
+        apiDocument: { info: { title: 'Scheduler API' } },
+        settingDefinitions: {},
+        assemble: async () => ({
+          ...(isThreaded
+            ? {
+                httpEdge: {
+                  surfaceModule: join(__dirname, 'fixtures', 'exiting-edge-surface'),
+                  invokers: {},
+                },
+              }
+            : { contractRouter: (_request, _response, next) => next() }),
+          start: async () => {
+            events.push('started');
+          },
+          stop: async () => {
+            events.push('stopped');
+          },
+        }),
+      };
+      const { port } = takenPort.address() as AddressInfo;
+      const argv = ['node', 'scheduler', '--data-dir', dataDirectory, '--port', String(port)];
+      await expect(
+        runService(definition, argv, {
+          SCHEDULER_TOKEN: 'run-service-test-token-0123',
+          LOG_LEVEL: 'silent',
+        }),
+      ).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use`);
+      expect(events).toEqual(['stopped']);
+    });
+  });
+
+  it('closes what listens and stops the assembly when its start fails', async () => {
+    const events: string[] = [];
+    const definition: ServiceDefinition = {
+      serviceName: 'scheduler',
+      apiDocument: { info: { title: 'Scheduler API' } },
+      settingDefinitions: {},
+      assemble: async () => ({
+        contractRouter: (_request, _response, next) => next(),
+        start: async () => {
+          throw new Error('the background work could not start');
+        },
+        stop: async () => {
+          events.push('stopped');
+        },
+      }),
+    };
+    const argv = ['node', 'scheduler', '--data-dir', dataDirectory, '--port', '0'];
+    await expect(
+      runService(definition, argv, {
+        SCHEDULER_TOKEN: 'run-service-test-token-0123',
+        LOG_LEVEL: 'silent',
+      }),
+    ).rejects.toThrow('the background work could not start');
+    expect(events).toEqual(['stopped']);
   });
 });

@@ -133,50 +133,52 @@ export async function runService<Definitions extends SettingDefinitions>(
   // Assigned below. Should the HTTP thread fail before (during `start`), the process exits without
   // the graceful stop, as after a crash: what was acknowledged is in the journal already.
   let shutdown: (reason: string) => Promise<void> = async () => undefined;
-  const listener: ServiceListener = assembly.httpEdge
-    ? await startHttpEdge({
-        data: {
-          serviceName: definition.serviceName,
-          surfaceModule: assembly.httpEdge.surfaceModule,
-          host: config.host,
-          port: config.port,
-          token: config.token,
-          shouldValidateResponses: config.shouldValidateResponses,
-          logLevel: logger.level,
-          startedAt,
-        },
-        invokers: assembly.httpEdge.invokers,
-        shareWithThread: assembly.httpEdge.shareWithThread,
-        logger,
-        registry,
-        isReady: isServing,
-        onFailure: (error) => {
-          logger.error({ err: error }, 'the HTTP thread failed; stopping');
-          void shutdown('HTTP thread failed').then(
-            () => process.exit(1),
-            (stopError: unknown) => {
-              logger.error({ err: stopError, reason: 'HTTP thread failed' }, 'shutdown failed');
-              process.exit(1);
-            },
-          );
-        },
-      })
-    : await listenInProcess(
-        {
-          serviceName: definition.serviceName,
+  const listener = await stopAssemblyIfFailed(assembly, () =>
+    assembly.httpEdge
+      ? startHttpEdge({
+          data: {
+            serviceName: definition.serviceName,
+            surfaceModule: assembly.httpEdge.surfaceModule,
+            host: config.host,
+            port: config.port,
+            token: config.token,
+            shouldValidateResponses: config.shouldValidateResponses,
+            logLevel: logger.level,
+            startedAt,
+          },
+          invokers: assembly.httpEdge.invokers,
+          shareWithThread: assembly.httpEdge.shareWithThread,
           logger,
           registry,
-          contractRouter: assembly.contractRouter,
-          apiDocument: definition.apiDocument,
-          startedAt,
           isReady: isServing,
-          addExtraRoutes: assembly.addExtraRoutes,
-        },
-        config.host,
-        config.port,
-      );
+          onFailure: (error) => {
+            logger.error({ err: error }, 'the HTTP thread failed; stopping');
+            void shutdown('HTTP thread failed').then(
+              () => process.exit(1),
+              (stopError: unknown) => {
+                logger.error({ err: stopError, reason: 'HTTP thread failed' }, 'shutdown failed');
+                process.exit(1);
+              },
+            );
+          },
+        })
+      : listenInProcess(
+          {
+            serviceName: definition.serviceName,
+            logger,
+            registry,
+            contractRouter: assembly.contractRouter,
+            apiDocument: definition.apiDocument,
+            startedAt,
+            isReady: isServing,
+            addExtraRoutes: assembly.addExtraRoutes,
+          },
+          config.host,
+          config.port,
+        ),
+  );
   const url = listener.url;
-  await assembly.start?.();
+  await stopAssemblyIfFailed(assembly, async () => assembly.start?.(), listener);
   isReady = true;
 
   let shutdownPromise: Promise<void> | undefined;
@@ -235,4 +237,24 @@ async function listenInProcess(
   const server = await listenOn(createServiceRequestListener(surface), host, port);
   const address = server.address() as AddressInfo;
   return serverListener(server, `http://${host}:${address.port}`);
+}
+
+/**
+ * Runs a step of the start that comes after the assembly (listening, the service's own start) and,
+ * should it fail, closes what listens already and stops the assembly before passing the error on:
+ * a port in use must not leave the storage the assembly opened unclosed (its journal unflushed,
+ * its lock held by a process that goes on, as a test's does).
+ */
+async function stopAssemblyIfFailed<T>(
+  assembly: ServiceAssembly,
+  step: () => Promise<T>,
+  listener?: ServiceListener,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await listener?.close();
+    await assembly.stop?.();
+    throw error;
+  }
 }
