@@ -22,9 +22,10 @@
  * interval, no link admission at all. Each side's clock runs from its workers' first call to their
  * last answer (BullMQ's workers connect before it and close after it: bullmq-peer.ts).
  *
- * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3), the scheduler's run and BullMQ's at
- * the same worker count one after the other, and each side's row is its run of median throughput
- * (row-rounds.ts); the table lists every run, and the lines under it each round's ratio of the
+ * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3; three times as many at a stage whose
+ * runs are cut short, 10k's), the scheduler's run and BullMQ's at the same worker count one after
+ * the other, and each side's row is its run of median throughput (row-rounds.ts); the table lists
+ * every run, and the lines under it each round's ratio of the
  * scheduler's run to BullMQ's, which a spell of the machine slowing both leaves alone. The
  * scheduler process stays up, idle, while BullMQ runs, and Redis while the scheduler does.
  *
@@ -33,7 +34,8 @@
  * (default 1500). Exit code 1 when a target fails.
  *
  * Knobs: BENCH_FRONTIER_STAGES (10000,100000,1000000), BENCH_FRONTIER_WORKERS (4,8,16),
- * BENCH_FRONTIER_ROUNDS (3; the TiKV double's rows run once),
+ * BENCH_FRONTIER_ROUNDS (3; up to 3× at a stage whose runs measure fewer URLs than
+ * BENCH_FRONTIER_MEASURED_URLS, as many as make those up: 9 at 10k; the TiKV double's rows once),
  * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
  * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
  * BENCH_FRONTIER_WARMUP_URLS (60000, unmeasured, before the first row of every scheduler process,
@@ -67,7 +69,13 @@ import {
   type GrowthStorage,
 } from './bench-frontier/frontier-growth';
 import { profileWhile } from './bench-frontier/inspector-profile';
-import { medianRun, roundByRoundText, roundCountOf, runsText } from './bench-frontier/row-rounds';
+import {
+  medianRun,
+  roundByRoundText,
+  roundCountOf,
+  roundsAtStage,
+  runsText,
+} from './bench-frontier/row-rounds';
 import { runKillCheck, type KillCheckResult } from './bench-frontier/kill-check';
 import {
   cpuCells,
@@ -214,7 +222,7 @@ async function main(): Promise<number> {
       dataDirectory: lmdbDirectory,
       sourceRoot,
       isProfiled: isLargest,
-      rounds: ROUNDS,
+      rounds: lmdbRoundsAt(size),
       warmupUrls: WARMUP_URL_COUNT,
       warmPeer: async (workerCount, jobCount) => {
         // In parts of a row's size at most: the queue holds the stage's jobs, topped up after each.
@@ -230,7 +238,7 @@ async function main(): Promise<number> {
       measurePeer: async (workerCount, round) => {
         const bullmq = await measureAndTopUp(workerCount, measuredUrls(size));
         log(
-          `  ${roundLabel(round)}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
+          `  ${roundLabel(round, lmdbRoundsAt(size))}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
             `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
             `Redis CPU ${cpuFiguresText(bullmq)} µs/job, ` +
             `workers' CPU ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} µs/job`,
@@ -272,9 +280,24 @@ function measuredUrls(size: number): number {
   return Math.min(MEASURED_URLS, Math.floor(size / 2));
 }
 
+/** Rounds of each LMDB row at a stage (more where its runs are cut short: row-rounds.ts). */
+function lmdbRoundsAt(size: number): number {
+  return roundsAtStage(ROUNDS, measuredUrls(size), MEASURED_URLS);
+}
+
+/** '3' or '3 (9 at 10,000 URLs, whose runs are cut short)', for the header and the verdict. */
+function roundsDescription(): string {
+  const exceptions = STAGES.filter((size) => lmdbRoundsAt(size) !== ROUNDS).map(
+    (size) => `${lmdbRoundsAt(size)} at ${size.toLocaleString('en-US')} URLs`,
+  );
+  return exceptions.length === 0
+    ? String(ROUNDS)
+    : `${ROUNDS} (${exceptions.join(', ')}, whose runs are cut short)`;
+}
+
 /** 'round 2 of 3, ' in a log line of a row measured in rounds; nothing when it runs once. */
-function roundLabel(round: number): string {
-  return ROUNDS > 1 ? `round ${round} of ${ROUNDS}, ` : '';
+function roundLabel(round: number, rounds: number): string {
+  return rounds > 1 ? `round ${round} of ${rounds}, ` : '';
 }
 
 /**
@@ -342,7 +365,13 @@ async function growAndMeasureStage(options: {
         budget.assertLeft();
         const measurement = await load(workerCount, measuredUrls(options.size));
         peakRssMib = residentMemoryOf(scheduler.running.child.pid as number).peakMib;
-        logSchedulerRun(options.backendLabel, workerCount, round, measurement, peakRssMib);
+        logSchedulerRun(
+          options.backendLabel,
+          workerCount,
+          roundLabel(round, options.rounds),
+          measurement,
+          peakRssMib,
+        );
         schedulerRuns.get(workerCount)?.push(measurement);
         if (options.measurePeer !== undefined) {
           peerRuns.get(workerCount)?.push(await options.measurePeer(workerCount, round));
@@ -384,12 +413,12 @@ async function growAndMeasureStage(options: {
 function logSchedulerRun(
   backendLabel: Row['backendLabel'],
   workerCount: number,
-  round: number,
+  roundText: string,
   measurement: LoadMeasurement,
   peakRssMib: number,
 ): void {
   log(
-    `  ${roundLabel(round)}scheduler (${backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
+    `  ${roundText}scheduler (${backendLabel}), ${workerCount} workers: ${measurement.urlsPerSecond.toFixed(0)} URLs/s, ` +
       `lease p50 ${measurement.p50Ms.toFixed(1)} ms, p99 ${measurement.p99Ms.toFixed(1)} ms, ` +
       `${measurement.tasksPerLease?.toFixed(1) ?? '—'} tasks per lease, ` +
       `${measurement.intervalViolationCount} interval violations, peak RSS ${peakRssMib.toFixed(0)} MiB, ` +
@@ -495,7 +524,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
     `frontier benchmark (Node ${process.version}, lmdb-js addon: ${lmdbAddonKind()}, ${TASKS_PER_LEASE} tasks per lease, ${corpus.linksPerPage} links per page, ` +
       `${corpus.domainCount.toLocaleString('en-US')} domains at min_interval_ms ${corpus.minIntervalMs}, in-flight cap 2, ` +
       `the scheduler run from ${RUN_FROM === 'dist' ? 'its build (dist/)' : 'its source (tsx)'}; ` +
-      `each LMDB row the run of median throughput of ${ROUNDS}, the scheduler's and BullMQ's alternating, ` +
+      `each LMDB row the run of median throughput of ${roundsDescription()}, the scheduler's and BullMQ's alternating, ` +
       `interval violations counted over every run), ` +
       `${new Date().toISOString()}`,
     '',
@@ -622,7 +651,7 @@ function report(rows: Row[], stages: StageFacts[], killCheck: KillCheckResult | 
       rows.every((row) => violationsOf(row) === 0),
     ],
     [
-      `at least BullMQ jobs/s at every stage and worker count (same run; each side's median of ${ROUNDS} alternating runs)`,
+      `at least BullMQ jobs/s at every stage and worker count (same run; each side's median of ${roundsDescription()} alternating runs)`,
       lmdbRows.every(
         (row) =>
           row.bullmq !== undefined && row.scheduler.urlsPerSecond >= row.bullmq.urlsPerSecond,

@@ -1,4 +1,4 @@
-import { medianRun, roundByRoundText, roundCountOf, runsText } from './row-rounds';
+import { medianRun, roundByRoundText, roundCountOf, roundsAtStage, runsText } from './row-rounds';
 import type { LoadMeasurement } from './scheduler-load';
 
 function run(urlsPerSecond: number, p99Ms = 1): LoadMeasurement {
@@ -34,6 +34,18 @@ describe('row rounds', () => {
     for (const text of ['0', '-1', '2.5', 'three', '']) {
       expect(() => roundCountOf({ BENCH_FRONTIER_ROUNDS: text })).toThrow('BENCH_FRONTIER_ROUNDS');
     }
+  });
+
+  it('runs more rounds at a stage whose runs are cut short, up to three times as many', () => {
+    // 100k and 1M: a run measures the full 30,000 URLs.
+    expect(roundsAtStage(3, 30_000, 30_000)).toBe(3);
+    // 10k: 5,000 URLs a run (half the stage) — six runs' worth, capped at three times the rounds.
+    expect(roundsAtStage(3, 5_000, 30_000)).toBe(9);
+    expect(roundsAtStage(3, 15_000, 30_000)).toBe(6);
+    expect(roundsAtStage(1, 20_000, 30_000)).toBe(2);
+    // A knob asking for runs longer than the default stays at the rounds asked for.
+    expect(roundsAtStage(3, 30_000, 10_000)).toBe(3);
+    expect(() => roundsAtStage(3, 0, 30_000)).toThrow('a run of 0 URLs measures nothing');
   });
 
   it('compares two sides round by round, the two runs of each round with each other', () => {

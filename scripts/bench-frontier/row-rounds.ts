@@ -18,6 +18,24 @@ export function roundCountOf(environment: NodeJS.ProcessEnv): number {
   return count;
 }
 
+/** At most this many times the rounds, at a stage whose runs are short (roundsAtStage). */
+const SHORT_RUN_ROUND_FACTOR = 3;
+
+/**
+ * Rounds per row at a stage whose runs measure `runUrls` URLs each, where a run would measure
+ * `fullRunUrls`: `rounds` — or, at a stage whose runs are cut short (at 10k a run measures 5,000
+ * URLs, half the stage, so that no domain is asked twice within its interval), as many times more
+ * as make up the URLs a full run measures, at most three times as many. A 5,000-URL run lasts
+ * ~0.3 s, in which one slow spell of the machine or one collector's pause moves its figure by a
+ * third: a 10k row was behind BullMQ in four of the eight full runs of 2026-12-07 that missed the
+ * verdict, a side's three runs there 9,062–12,190 URLs/s in one row. Both sides run the same rounds.
+ */
+export function roundsAtStage(rounds: number, runUrls: number, fullRunUrls: number): number {
+  if (!(runUrls > 0)) throw new Error(`a run of ${runUrls} URLs measures nothing`);
+  const factor = Math.min(SHORT_RUN_ROUND_FACTOR, Math.ceil(fullRunUrls / runUrls));
+  return rounds * Math.max(1, factor);
+}
+
 /**
  * The run of median throughput — the lower of the two middle ones for an even count, alike for
  * both sides — as a whole: its latencies and CPU figures are that run's, measured together.
