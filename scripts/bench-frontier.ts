@@ -22,7 +22,7 @@
  * interval, no link admission at all. Each side's clock runs from its workers' first call to their
  * last answer (BullMQ's workers connect before it and close after it: bullmq-peer.ts).
  *
- * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 3; three times as many at a stage whose
+ * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 5; three times as many at a stage whose
  * runs are cut short, 10k's), the scheduler's run and BullMQ's at the same worker count one after
  * the other, and each side's row is its run of median throughput (row-rounds.ts); the table lists
  * every run, and the lines under it each round's ratio of the
@@ -34,8 +34,8 @@
  * (default 1500). Exit code 1 when a target fails.
  *
  * Knobs: BENCH_FRONTIER_STAGES (10000,100000,1000000), BENCH_FRONTIER_WORKERS (4,8,16),
- * BENCH_FRONTIER_ROUNDS (3; up to 3× at a stage whose runs measure fewer URLs than
- * BENCH_FRONTIER_MEASURED_URLS, as many as make those up: 9 at 10k; the TiKV double's rows once),
+ * BENCH_FRONTIER_ROUNDS (5; up to 3× at a stage whose runs measure fewer URLs than
+ * BENCH_FRONTIER_MEASURED_URLS, as many as make those up: 15 at 10k; the TiKV double's rows once),
  * BENCH_FRONTIER_DOMAINS (100000), BENCH_FRONTIER_MEASURED_URLS (30000 per row, at most half the
  * stage: 600 leases of 50 at the larger stages, so that a p99 is not one slow lease of 200),
  * BENCH_FRONTIER_WARMUP_URLS (60000, unmeasured, before the first row of every scheduler process,
@@ -285,7 +285,7 @@ function lmdbRoundsAt(size: number): number {
   return roundsAtStage(ROUNDS, measuredUrls(size), MEASURED_URLS);
 }
 
-/** '3' or '3 (9 at 10,000 URLs, whose runs are cut short)', for the header and the verdict. */
+/** '5' or '5 (15 at 10,000 URLs, whose runs are cut short)', for the header and the verdict. */
 function roundsDescription(): string {
   const exceptions = STAGES.filter((size) => lmdbRoundsAt(size) !== ROUNDS).map(
     (size) => `${lmdbRoundsAt(size)} at ${size.toLocaleString('en-US')} URLs`,

@@ -27,8 +27,8 @@ describe('row rounds', () => {
     expect(runsText([run(9000.4), run(12_000), run(10_000.6)])).toBe('9000 12000 10001');
   });
 
-  it('takes its rounds from BENCH_FRONTIER_ROUNDS, 3 unless told, refusing what is not a count', () => {
-    expect(roundCountOf({})).toBe(3);
+  it('takes its rounds from BENCH_FRONTIER_ROUNDS, 5 unless told, refusing what is not a count', () => {
+    expect(roundCountOf({})).toBe(5);
     expect(roundCountOf({ BENCH_FRONTIER_ROUNDS: '1' })).toBe(1);
     expect(roundCountOf({ BENCH_FRONTIER_ROUNDS: '5' })).toBe(5);
     for (const text of ['0', '-1', '2.5', 'three', '']) {

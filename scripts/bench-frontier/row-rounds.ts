@@ -8,9 +8,13 @@ import type { LoadMeasurement } from './scheduler-load';
  * meet the same spells of the machine — and each side is judged by its median run.
  */
 
-/** Rounds per row: BENCH_FRONTIER_ROUNDS, 3 unless told. */
+/**
+ * Rounds per row: BENCH_FRONTIER_ROUNDS, 5 unless told (3 until the fifty-first session: a row's
+ * two medians of three then decided the verdict on noise — drawn from the day's full runs, every
+ * row ahead came out about one time in three — and five take ~70 s more than three).
+ */
 export function roundCountOf(environment: NodeJS.ProcessEnv): number {
-  const text = environment.BENCH_FRONTIER_ROUNDS ?? '3';
+  const text = environment.BENCH_FRONTIER_ROUNDS ?? '5';
   const count = Number(text);
   if (text.trim() === '' || !Number.isSafeInteger(count) || count < 1) {
     throw new Error(`BENCH_FRONTIER_ROUNDS: ${JSON.stringify(text)} is not a whole number ≥ 1`);
