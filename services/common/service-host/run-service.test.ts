@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runService, type ServiceDefinition } from './run-service';
+import {
+  runService,
+  type ServedContract,
+  type ServiceAssembly,
+  type ServiceDefinition,
+} from './run-service';
 
 describe('runService', () => {
   let dataDirectory: string;
@@ -40,6 +45,37 @@ describe('runService', () => {
     expect(stopped).toEqual(['stopped']);
   });
 
+  /** A scheduler-named service assembled as `assembly`, whose stop is recorded in `events`. */
+  function recordingScheduler(
+    assembly: ServedContract & Partial<ServiceAssembly>,
+    events: string[],
+  ) {
+    const definition: ServiceDefinition = {
+      serviceName: 'scheduler',
+      apiDocument: { info: { title: 'Scheduler API' } },
+      settingDefinitions: {},
+      assemble: async () => ({
+        start: async () => {
+          events.push('started');
+        },
+        ...assembly,
+        stop: async () => {
+          events.push('stopped');
+        },
+      }),
+    };
+    return (port: number) =>
+      runService(
+        definition,
+        ['node', 'scheduler', '--data-dir', dataDirectory, '--port', String(port)],
+        { SCHEDULER_TOKEN: 'run-service-test-token-0123', LOG_LEVEL: 'silent' },
+      );
+  }
+
+  const eventLoopContract: ServedContract = {
+    contractRouter: (_request, _response, next) => next(),
+  };
+
   describe('when its port is taken', () => {
     let takenPort: Server;
     beforeEach(async () => {
@@ -50,67 +86,35 @@ describe('runService', () => {
       await new Promise<void>((resolve) => takenPort.close(() => resolve()));
     });
 
-    it.each([
-      ['on the event loop', false],
-      ['on an HTTP thread', true],
-    ])('fails %s and stops what it assembled, before starting it', async (_, isThreaded) => {
+    it.each<[string, ServedContract]>([
+      ['on the event loop', eventLoopContract],
+      [
+        'on an HTTP thread',
+        {
+          httpEdge: {
+            surfaceModule: join(__dirname, 'fixtures', 'exiting-edge-surface'),
+            invokers: {},
+          },
+        },
+      ],
+    ])('fails %s and stops what it assembled, before starting it', async (_, served) => {
       const events: string[] = [];
-      const definition: ServiceDefinition = {
-        serviceName: 'scheduler',
-        apiDocument: { info: { title: 'Scheduler API' } },
-        settingDefinitions: {},
-        assemble: async () => ({
-          ...(isThreaded
-            ? {
-                httpEdge: {
-                  surfaceModule: join(__dirname, 'fixtures', 'exiting-edge-surface'),
-                  invokers: {},
-                },
-              }
-            : { contractRouter: (_request, _response, next) => next() }),
-          start: async () => {
-            events.push('started');
-          },
-          stop: async () => {
-            events.push('stopped');
-          },
-        }),
-      };
       const { port } = takenPort.address() as AddressInfo;
-      const argv = ['node', 'scheduler', '--data-dir', dataDirectory, '--port', String(port)];
-      await expect(
-        runService(definition, argv, {
-          SCHEDULER_TOKEN: 'run-service-test-token-0123',
-          LOG_LEVEL: 'silent',
-        }),
-      ).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use`);
+      await expect(recordingScheduler(served, events)(port)).rejects.toThrow(
+        `port ${port} on 127.0.0.1 is already in use`,
+      );
       expect(events).toEqual(['stopped']);
     });
   });
 
   it('closes what listens and stops the assembly when its start fails', async () => {
     const events: string[] = [];
-    const definition: ServiceDefinition = {
-      serviceName: 'scheduler',
-      apiDocument: { info: { title: 'Scheduler API' } },
-      settingDefinitions: {},
-      assemble: async () => ({
-        contractRouter: (_request, _response, next) => next(),
-        start: async () => {
-          throw new Error('the background work could not start');
-        },
-        stop: async () => {
-          events.push('stopped');
-        },
-      }),
+    const start = async () => {
+      throw new Error('the background work could not start');
     };
-    const argv = ['node', 'scheduler', '--data-dir', dataDirectory, '--port', '0'];
-    await expect(
-      runService(definition, argv, {
-        SCHEDULER_TOKEN: 'run-service-test-token-0123',
-        LOG_LEVEL: 'silent',
-      }),
-    ).rejects.toThrow('the background work could not start');
+    await expect(recordingScheduler({ ...eventLoopContract, start }, events)(0)).rejects.toThrow(
+      'the background work could not start',
+    );
     expect(events).toEqual(['stopped']);
   });
 });
