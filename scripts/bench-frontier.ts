@@ -25,9 +25,9 @@
  * Every row is measured in rounds (BENCH_FRONTIER_ROUNDS, 5; three times as many at a stage whose
  * runs are cut short, 10k's), the scheduler's run and BullMQ's at the same worker count one after
  * the other, and each side's row is its run of median throughput (row-rounds.ts); the table lists
- * every run, and the lines under it each round's ratio of the
- * scheduler's run to BullMQ's, which a spell of the machine slowing both leaves alone. The
- * scheduler process stays up, idle, while BullMQ runs, and Redis while the scheduler does.
+ * every run, and the lines under it each round's ratio of the scheduler's run to BullMQ's, which a
+ * spell of the machine slowing both leaves alone. The scheduler process stays up, idle, while
+ * BullMQ runs, and Redis while the scheduler does.
  *
  * Figures, verdicts and the CPU profile summary are printed and saved to BENCH_FRONTIER_OUTPUT
  * (default .data/bench-frontier/<time>/). Bounded: the run aborts after BENCH_FRONTIER_BUDGET_SECONDS

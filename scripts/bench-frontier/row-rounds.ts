@@ -9,9 +9,9 @@ import type { LoadMeasurement } from './scheduler-load';
  */
 
 /**
- * Rounds per row: BENCH_FRONTIER_ROUNDS, 5 unless told (3 until the fifty-first session: a row's
- * two medians of three then decided the verdict on noise — drawn from the day's full runs, every
- * row ahead came out about one time in three — and five take ~70 s more than three).
+ * Rounds per row: BENCH_FRONTIER_ROUNDS, 5 unless told (3 until the fifty-first session, when a
+ * bootstrap from the day's full runs had every row ahead in 0.31 of its draws with three rounds and
+ * in 0.54 with five, fifteen at 10k: the verdict decided on noise; five take ~70 s more than three).
  */
 export function roundCountOf(environment: NodeJS.ProcessEnv): number {
   const text = environment.BENCH_FRONTIER_ROUNDS ?? '5';
