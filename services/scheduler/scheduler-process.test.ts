@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,23 +13,6 @@ import {
   PROCESS_SCHEDULER_TOKEN,
   startSchedulerProcess,
 } from './testing/scheduler-process-harness';
-
-/** The scheduler run as a program with `argumentList` until it exits by itself (bounded). */
-async function runToExit(argumentList: string[]): Promise<{ code: number | null; stderr: string }> {
-  const entry = serviceEntryPoint('scheduler');
-  const child = spawn(entry.command, [...entry.argumentList, ...argumentList], {
-    env: { ...process.env, SCHEDULER_TOKEN: PROCESS_SCHEDULER_TOKEN, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(killer);
-  return { code, stderr };
-}
 
 /** The scheduler as its own process, on its own data directory. */
 function startProcess(dataDirectory: string) {
@@ -144,11 +127,23 @@ describe('the scheduler process', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const failed = await runToExit([
-        ...['--data-dir', dataDirectory, '--port', String(port)],
-        ...['--domain-in-flight-cap', '10'],
-      ]);
-      expect(failed.code).toBe(1);
+      // Run to its exit, as service-process.test.ts runs the programs; the taken port stays bound
+      // while this process waits.
+      const entry = serviceEntryPoint('scheduler');
+      const failed = spawnSync(
+        entry.command,
+        [
+          ...entry.argumentList,
+          ...['--data-dir', dataDirectory, '--port', String(port)],
+          ...['--domain-in-flight-cap', '10'],
+        ],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, SCHEDULER_TOKEN: PROCESS_SCHEDULER_TOKEN, LOG_LEVEL: 'info' },
+          timeout: 20_000,
+        },
+      );
+      expect(failed.status).toBe(1);
       expect(failed.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
