@@ -235,10 +235,10 @@ async function main(): Promise<number> {
         }
         log(`  BullMQ warm-up (not measured): ${warmedCount} jobs`);
       },
-      measurePeer: async (workerCount, round) => {
+      measurePeer: async (workerCount, roundText) => {
         const bullmq = await measureAndTopUp(workerCount, measuredUrls(size));
         log(
-          `  ${roundLabel(round, lmdbRoundsAt(size))}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
+          `  ${roundText}BullMQ, ${workerCount} workers: ${bullmq.urlsPerSecond.toFixed(0)} jobs/s, fetch-50 p50 ` +
             `${bullmq.p50Ms.toFixed(1)} ms, p99 ${bullmq.p99Ms.toFixed(1)} ms, ` +
             `Redis CPU ${cpuFiguresText(bullmq)} µs/job, ` +
             `workers' CPU ${bullmq.clientCpuMicrosecondsPerUrl.toFixed(0)} µs/job`,
@@ -319,8 +319,11 @@ async function growAndMeasureStage(options: {
   rounds: number;
   /** URLs leased and reported before the first row, not measured. */
   warmupUrls: number;
-  /** The peer's run at a worker count, measured right after the scheduler's of the same round. */
-  measurePeer?: (workerCount: number, round: number) => Promise<LoadMeasurement>;
+  /**
+   * The peer's run at a worker count, measured right after the scheduler's of the same round
+   * (`roundText`: roundLabel's, for its log line).
+   */
+  measurePeer?: (workerCount: number, roundText: string) => Promise<LoadMeasurement>;
   /** The peer's warm-up, as long as the scheduler's and right after it (not measured). */
   warmPeer?: (workerCount: number, jobCount: number) => Promise<void>;
 }): Promise<{ rows: Row[]; facts: StageFacts }> {
@@ -361,20 +364,15 @@ async function growAndMeasureStage(options: {
     const schedulerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
     const peerRuns = new Map(WORKER_COUNTS.map((count) => [count, [] as LoadMeasurement[]]));
     for (let round = 1; round <= options.rounds; round += 1) {
+      const roundText = roundLabel(round, options.rounds);
       for (const workerCount of WORKER_COUNTS) {
         budget.assertLeft();
         const measurement = await load(workerCount, measuredUrls(options.size));
         peakRssMib = residentMemoryOf(scheduler.running.child.pid as number).peakMib;
-        logSchedulerRun(
-          options.backendLabel,
-          workerCount,
-          roundLabel(round, options.rounds),
-          measurement,
-          peakRssMib,
-        );
+        logSchedulerRun(options.backendLabel, workerCount, roundText, measurement, peakRssMib);
         schedulerRuns.get(workerCount)?.push(measurement);
         if (options.measurePeer !== undefined) {
-          peerRuns.get(workerCount)?.push(await options.measurePeer(workerCount, round));
+          peerRuns.get(workerCount)?.push(await options.measurePeer(workerCount, roundText));
         }
       }
     }
