@@ -46,6 +46,17 @@ export class ReadonlyKeyspaceTable<T> {
     return this.#storage.scan(options);
   }
 
+  /**
+   * Every live row's document in primary-key order (under `prefix` when given): a whole table
+   * read at once, synchronously where the backend can (LMDB), for a start-up's rebuild.
+   */
+  forEachValue(
+    visit: (value: T) => void,
+    options: Pick<ScanOptions, 'prefix'> = {},
+  ): Promise<void> {
+    return this.#storage.forEachValue(visit, options);
+  }
+
   /** One page of the primary keys of live rows, values not decoded (index tables). */
   scanKeys(options: ScanOptions): Promise<KeyPage> {
     return this.#storage.scanKeys(options);

@@ -365,6 +365,17 @@ export class LmdbBackend implements OrderedKeyValueBackend {
     }
   }
 
+  forEachDecoded<T>(range: KeyRange, decode: InPlaceDecoder<T>, visit: (value: T) => void): void {
+    this.#assertOpen();
+    assertRange(range);
+    if (Buffer.compare(range.start, range.end) >= 0) return;
+    const nowMs = Date.now();
+    // A throw leaves the for-of, which closes the cursor and its read transaction.
+    for (const { value } of this.#rows.getRange(cursorRange(range))) {
+      if (isLiveAt(value, nowMs)) visit(decode(value, ENVELOPE_HEADER_BYTES));
+    }
+  }
+
   /** Every key stored in [start, end), expired or not. */
   rowKeys(range: KeyRange): Buffer[] {
     this.#assertOpen();

@@ -115,6 +115,16 @@ export interface OrderedKeyValueBackend {
   scan(range: KeyRangeScan): Promise<KeyValueEntry[]>;
 
   /**
+   * Optional fast path of an embedded backend for reading a whole range at once (a start-up's
+   * read of a table): every live row of [start, end) in ascending key order, its value handed to
+   * `decode` where it was read (`bytes` from `start` on; not to be kept, as in getDecodedMany) and
+   * the result to `visit`, synchronously in one pass and one read transaction — without scan's
+   * pages, entries and payload views. An error `decode` or `visit` throws ends the pass and goes
+   * on to the caller. Absent where reads are not synchronous (TiKV): callers page with scan.
+   */
+  forEachDecoded?<T>(range: KeyRange, decode: InPlaceDecoder<T>, visit: (value: T) => void): void;
+
+  /**
    * Atomically replaces the value when the current value equals `expected` byte for byte
    * (`expected` undefined = "only if absent"). Atomic against every other writer of the key,
    * including plain puts (on TiKV every write therefore runs in atomic mode).

@@ -91,6 +91,14 @@ export class ResidentTableStorage<T> extends TableStorage<T> {
     };
   }
 
+  /** Its owner answers the reads: page by page through scan, never from the backend. */
+  override async forEachValue(
+    visit: (value: T) => void,
+    options: Pick<ScanOptions, 'prefix'> = {},
+  ): Promise<void> {
+    await this.forEachValueByPages(visit, options);
+  }
+
   override async scanKeys(options: ScanOptions): Promise<KeyPage> {
     const scan = this.#residentScanOf(options);
     const { keys, hasMore } = this.reads.scanKeys?.(scan) ?? keysOf(this.reads.scan(scan));

@@ -83,20 +83,20 @@ export async function rebuildFrontierMemory(memory: FrontierMemory): Promise<Fro
   const phases = new PhaseClock();
   const { tables, clock, rules, book, health, candidates, logger } = memory;
   const nowMs = clock.nowMs();
-  await scanAll(tables.rules, (rule) => {
+  await tables.rules.forEachValue((rule) => {
     rules.remember(rule);
   });
   phases.lap('rule_read');
 
   const candidateRows: DomainCandidateDocument[] = [];
-  await scanAll(tables.domainCandidates, (row) => {
+  await tables.domainCandidates.forEachValue((row) => {
     candidateRows.push(row);
   });
   candidates.load(candidateRows);
-  await scanAll(tables.domainHealth, (row) => health.load(row));
+  await tables.domainHealth.forEachValue((row) => health.load(row));
 
   const leaseRecords: LeaseTaskDocument[] = [];
-  await scanAll(tables.leaseTasks, (lease) => {
+  await tables.leaseTasks.forEachValue((lease) => {
     leaseRecords.push(lease);
   });
   const answered = await answeredLeaseIds(tables, leaseRecords);
@@ -222,7 +222,7 @@ async function loadDomainRows(
   const { book } = memory;
   // Few: the schedules of unhealthy domains and of URLs live leases hold.
   const madeBeforeRows = new Set(book.all());
-  await scanAll(memory.tables.domainRuntime, (row) => {
+  await memory.tables.domainRuntime.forEachValue((row) => {
     const schedule = book.obtain(row.domain);
     schedule.nextDequeueAtMs = row.next_dequeue_at === null ? 0 : msOfTimeText(row.next_dequeue_at);
     schedule.lastDequeueAtMs =
@@ -393,7 +393,10 @@ async function loadLiveLeases(
   return heldCount;
 }
 
-/** Every row of a table, in pages of the largest allowed size. */
+/**
+ * Every row of a table, in pages of the largest allowed size, waiting for what `onRow` returns
+ * (the migration's flushes) before the next row.
+ */
 async function scanAll<T>(
   table: ReadonlyKeyspaceTable<T>,
   onRow: (value: T) => void | Promise<void>,

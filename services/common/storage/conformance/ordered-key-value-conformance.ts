@@ -118,6 +118,55 @@ export function describeOrderedKeyValueConformance(context: ConformanceContext):
       ).toEqual(['row-9']);
     });
 
+    test('forEachDecoded visits the live rows of [start, end) in order, decoded where read', async () => {
+      const backend = context.backend();
+      if (backend.forEachDecoded === undefined) {
+        // Optional for a backend whose reads are not synchronous; every embedded one has it.
+        expect(backend.backendName).toBe('tikv');
+        return;
+      }
+      const { key } = keyspaceOf(context);
+      const names = Array.from({ length: 8 }, (_, index) => `row-${index}`);
+      await backend.putMany(names.map((name) => ({ key: key(name), value: bytes(name) })));
+      await backend.put({ key: key('row-3'), value: bytes('row-3 again'), ttlSeconds: 600 });
+      await backend.delete(key('row-5'));
+      const visitedBetween = (start: Buffer, end: Buffer) => {
+        const visited: string[] = [];
+        backend.forEachDecoded?.(
+          { start, end },
+          (stored, start) => stored.subarray(start).toString('utf8'),
+          (text) => visited.push(text),
+        );
+        return visited;
+      };
+      expect(visitedBetween(key('row-1'), key('row-7'))).toEqual([
+        'row-1',
+        'row-2',
+        'row-3 again',
+        'row-4',
+        'row-6',
+      ]);
+      expect(visitedBetween(key('row-7'), key('row-7'))).toEqual([]);
+      expect(visitedBetween(key('row-9'), key('row-1'))).toEqual([]);
+
+      // A visitor's error ends the pass and reaches the caller; the backend reads and writes on.
+      const failing = new Error('visitor failed');
+      let visitCount = 0;
+      expect(() =>
+        backend.forEachDecoded?.(
+          { start: key('row-0'), end: key('row-9') },
+          (stored) => stored,
+          () => {
+            visitCount += 1;
+            if (visitCount === 2) throw failing;
+          },
+        ),
+      ).toThrow(failing);
+      expect(visitCount).toBe(2);
+      await backend.put({ key: key('row-8'), value: bytes('row-8') });
+      expect(visitedBetween(key('row-7'), key('row-9'))).toEqual(['row-7', 'row-8']);
+    });
+
     test('deleteRange removes exactly the rows in [start, end), in unsigned byte order', async () => {
       const backend = context.backend();
       const { key, scanAll } = keyspaceOf(context);
@@ -186,7 +235,7 @@ export function describeOrderedKeyValueConformance(context: ConformanceContext):
       ]);
     });
 
-    test('TTL: expired rows vanish from get, getMany, scan and compare-and-swap', async () => {
+    test('TTL: expired rows vanish from get, getMany, scan, forEachDecoded and compare-and-swap', async () => {
       const backend = context.backend();
       const { key, scanAll } = keyspaceOf(context);
       await backend.putMany([
@@ -217,6 +266,13 @@ export function describeOrderedKeyValueConformance(context: ConformanceContext):
       expect(await scanAll(backend)).toEqual(
         ['forever', 'long', 'renewed'].map((name) => bytes(name).toString('hex')),
       );
+      const visited: string[] = [];
+      backend.forEachDecoded?.(
+        { start: key(''), end: prefixEnd(key('')) },
+        (stored, start) => stored.subarray(start).toString('utf8'),
+        (text) => visited.push(text),
+      );
+      expect(visited).toEqual(backend.forEachDecoded ? ['forever', 'long', 'renewed'] : []);
       // An expired row is absent: it cannot match its old value, and "only if absent" succeeds.
       const stale = await backend.compareAndSwap(key('short'), bytes('short'), bytes('late'));
       expect(stale).toEqual({ isSwapped: false, previous: undefined });

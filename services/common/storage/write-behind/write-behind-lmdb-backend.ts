@@ -327,6 +327,24 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     return take(mergeNewer(rows, this.#overlay.committedRange(start, end), nowMs), range.limit);
   }
 
+  forEachDecoded<T>(range: KeyRange, decode: InPlaceDecoder<T>, visit: (value: T) => void): void {
+    this.#assertOpen();
+    assertRange(range);
+    this.#assertRangeNotResident(range);
+    const start = overlayKeyOf(range.start);
+    const end = overlayKeyOf(range.end);
+    if (this.#overlay.committedSize === 0 || !this.#overlay.hasCommittedInRange(start, end)) {
+      this.store.forEachDecoded(range, decode, visit);
+      return;
+    }
+    // Newer versions wait in the overlay: the rows merged with them as scan merges them.
+    const nowMs = Date.now();
+    const rows = this.store.liveRows(range, nowMs);
+    for (const { value } of mergeNewer(rows, this.#overlay.committedRange(start, end), nowMs)) {
+      visit(decode(value, 0));
+    }
+  }
+
   async compareAndSwap(
     key: Buffer,
     expected: Buffer | undefined,

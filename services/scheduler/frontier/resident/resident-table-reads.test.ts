@@ -194,6 +194,18 @@ describe('the keyspace tables read from the resident store', () => {
     expect(rows.sort()).toEqual(scanned);
   });
 
+  it('reads url_task whole at once from the resident store, not from the backend', async () => {
+    // A store holding five of the backend's 600 rows: the read answers the five.
+    const store = new ResidentUrlStore();
+    const held = tasks.slice(0, 5);
+    held.forEach((task) => store.put(task));
+    const keyspace = openServiceKeyspace('scheduler', backend);
+    const tables = openFrontierTables(keyspace, residentUrlTables(keyspace, store));
+    const visited: string[] = [];
+    await tables.urlTasks.forEachValue((task) => visited.push(task.url_hash));
+    expect(visited.sort()).toEqual(held.map((task) => task.url_hash).sort());
+  });
+
   it('drops writes to the indexes and refuses what it cannot answer', async () => {
     const before = await keysOf(residentTables.dueIndex, 1000);
     const [task] = tasks;
