@@ -44,53 +44,60 @@ describe('resident snapshot files', () => {
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-  it('reads back every document and every queue, across chunks, and takes puts after', async () => {
-    const store = new ResidentUrlStore({ minGarbageByteCount: 1 << 30 });
-    const tasks = Array.from({ length: 70_000 }, (_, index) => taskOf(index));
-    for (const task of tasks) store.put(task);
-    // Replaced text left as garbage: the snapshot holds live text only.
-    for (const task of tasks.slice(0, 5000)) store.put({ ...task, etag: `"new-${task.url_hash}"` });
-    const latest = new Map(tasks.map((task) => [task.url_hash, store.get(task.url_hash)]));
-    const path = join(directory, 'snapshot');
-    const byteCount = await writeResidentSnapshot(store, path, { journalSequence: 41 });
-    expect(readFileSync(path).length).toBe(byteCount);
-    expect((await readResidentSnapshot(path)).journalSequence).toBe(41);
+  it.each([
+    ['its url_hash index built here', {}],
+    ['its url_hash index built on a thread meanwhile', { indexThreadFromSlots: 0 }],
+  ])(
+    'reads back every document and every queue, across chunks, %s, and takes puts after',
+    async (_, options) => {
+      const store = new ResidentUrlStore({ minGarbageByteCount: 1 << 30 });
+      const tasks = Array.from({ length: 70_000 }, (_, index) => taskOf(index));
+      for (const task of tasks) store.put(task);
+      // Replaced text left as garbage: the snapshot holds live text only.
+      for (const task of tasks.slice(0, 5000))
+        store.put({ ...task, etag: `"new-${task.url_hash}"` });
+      const latest = new Map(tasks.map((task) => [task.url_hash, store.get(task.url_hash)]));
+      const path = join(directory, 'snapshot');
+      const byteCount = await writeResidentSnapshot(store, path, { journalSequence: 41 });
+      expect(readFileSync(path).length).toBe(byteCount);
+      expect((await readResidentSnapshot(path)).journalSequence).toBe(41);
 
-    const { store: loaded } = await readResidentSnapshot(path);
-    expect(loaded.size).toBe(store.size);
-    expect(tasks.filter((task) => loaded.table.slotOf(task.url_hash) < 0)).toEqual([]);
-    // Every seventh document compared whole — every kind the tasks cycle through (all 70,000 cost
-    // seconds under jest).
-    const sampled = tasks.filter((_, index) => index % 7 === 0);
-    expect(sampled.map((task) => loaded.get(task.url_hash))).toEqual(
-      sampled.map((task) => latest.get(task.url_hash)),
-    );
-    for (const domain of ['d0.example', 'd7.example', 'd330.example']) {
-      expect(loaded.indexes.dueSlots(domain, 1000)).toEqual(store.indexes.dueSlots(domain, 1000));
-      expect(loaded.indexes.waitingSlots(domain, 1000)).toEqual(
-        store.indexes.waitingSlots(domain, 1000),
+      const { store: loaded } = await readResidentSnapshot(path, options);
+      expect(loaded.size).toBe(store.size);
+      expect(tasks.filter((task) => loaded.table.slotOf(task.url_hash) < 0)).toEqual([]);
+      // Every seventh document compared whole — every kind the tasks cycle through (all 70,000 cost
+      // seconds under jest).
+      const sampled = tasks.filter((_, index) => index % 7 === 0);
+      expect(sampled.map((task) => loaded.get(task.url_hash))).toEqual(
+        sampled.map((task) => latest.get(task.url_hash)),
       );
-    }
-    expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
-    // The loaded store builds its heaps in one go (ResidentUrlIndexes.addAll): the same groups,
-    // every re-visit bucket in the same order.
-    for (const index of ['due', 'waiting', 'revisit'] as const) {
-      expect(loaded.indexes.groups(index).sort()).toEqual(store.indexes.groups(index).sort());
-    }
-    for (const bucket of store.indexes.groups('revisit')) {
-      expect(loaded.indexes.revisitSlots(bucket, 100_000)).toEqual(
-        store.indexes.revisitSlots(bucket, 100_000),
-      );
-    }
+      for (const domain of ['d0.example', 'd7.example', 'd330.example']) {
+        expect(loaded.indexes.dueSlots(domain, 1000)).toEqual(store.indexes.dueSlots(domain, 1000));
+        expect(loaded.indexes.waitingSlots(domain, 1000)).toEqual(
+          store.indexes.waitingSlots(domain, 1000),
+        );
+      }
+      expect(loaded.indexes.revisitCount).toBe(store.indexes.revisitCount);
+      // The loaded store builds its heaps in one go (ResidentUrlIndexes.addAll): the same groups,
+      // every re-visit bucket in the same order.
+      for (const index of ['due', 'waiting', 'revisit'] as const) {
+        expect(loaded.indexes.groups(index).sort()).toEqual(store.indexes.groups(index).sort());
+      }
+      for (const bucket of store.indexes.groups('revisit')) {
+        expect(loaded.indexes.revisitSlots(bucket, 100_000)).toEqual(
+          store.indexes.revisitSlots(bucket, 100_000),
+        );
+      }
 
-    // A loaded store takes new URLs and new text like any other.
-    const added = taskOf(200_000);
-    loaded.put(added);
-    loaded.put({ ...tasks[1], etag: '"after-load"' });
-    expect(loaded.get(added.url_hash)).toEqual(added);
-    expect(loaded.get(tasks[1].url_hash)?.etag).toBe('"after-load"');
-    expect(loaded.get(tasks[2].url_hash)).toEqual(latest.get(tasks[2].url_hash));
-  });
+      // A loaded store takes new URLs and new text like any other.
+      const added = taskOf(200_000);
+      loaded.put(added);
+      loaded.put({ ...tasks[1], etag: '"after-load"' });
+      expect(loaded.get(added.url_hash)).toEqual(added);
+      expect(loaded.get(tasks[1].url_hash)?.etag).toBe('"after-load"');
+      expect(loaded.get(tasks[2].url_hash)).toEqual(latest.get(tasks[2].url_hash));
+    },
+  );
 
   it('is exact, once the changes made while it was written are put again, as a journal would', async () => {
     const store = new ResidentUrlStore();

@@ -4,6 +4,7 @@ import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ResidentUrlStore } from './resident-url-store';
 import { checksumOfFile, checksumOnThread } from './snapshot-checksum';
+import { urlSlotEntriesOnThread } from './url-slot-entries';
 import {
   ResidentUrlTable,
   ResidentValueError,
@@ -181,9 +182,18 @@ export interface ReadResidentSnapshotOptions extends ResidentUrlTableOptions {
    * checksum. Default 16 MiB: a snapshot of ~70,000 URLs.
    */
   checksumThreadFromBytes?: number;
+  /** Snapshots of at least this many slots build their url_hash index on a thread (250,000). */
+  indexThreadFromSlots?: number;
 }
 
 const DEFAULT_CHECKSUM_THREAD_FROM_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Snapshots of at least this many slots have their url_hash index built on a thread of its own
+ * (ResidentUrlStore.fromSlicesIndexedBy) — smaller ones here: below it the ordering indexes are
+ * built in less time than a thread takes to start and build the index.
+ */
+const DEFAULT_INDEX_THREAD_FROM_SLOTS = 250_000;
 
 /**
  * Reads a snapshot writeResidentSnapshot wrote; ResidentSnapshotError when it is not whole.
@@ -214,7 +224,7 @@ export async function readResidentSnapshot(
     const isIntact = async () => (await checksum) === expected;
     let snapshot: ResidentSnapshot;
     try {
-      snapshot = loadRecords(fd, checksumAt, refuse, options);
+      snapshot = await loadRecords(fd, checksumAt, refuse, options);
     } catch (error) {
       // A damaged file may fail anywhere in its records; its checksum is the reason to give.
       if (!(await isIntact())) throw refuse(CHECKSUM_MISMATCH);
@@ -244,24 +254,32 @@ function checksumWhileLoading(
 }
 
 /** The store of the file's records, checked as far as they can be without the checksum. */
-function loadRecords(
+async function loadRecords(
   fd: number,
   checksumAt: number,
   refuse: Refuse,
-  options: ResidentUrlTableOptions,
-): ResidentSnapshot {
+  {
+    indexThreadFromSlots = DEFAULT_INDEX_THREAD_FROM_SLOTS,
+    ...options
+  }: ReadResidentSnapshotOptions,
+): Promise<ResidentSnapshot> {
   const { slices, trailer } = recordsOf(fd, checksumAt, refuse);
+  const codeLists = {
+    domainList: trailer.domain_list,
+    urlStateList: trailer.url_state_list,
+    reasonList: trailer.reason_list,
+  };
   let store: ResidentUrlStore;
   try {
-    store = ResidentUrlStore.fromSlices(
-      slicesOf(fd, slices, refuse),
-      {
-        domainList: trailer.domain_list,
-        urlStateList: trailer.url_state_list,
-        reasonList: trailer.reason_list,
-      },
-      options,
-    );
+    store =
+      trailer.slot_count >= indexThreadFromSlots
+        ? await ResidentUrlStore.fromSlicesIndexedBy(
+            slicesOf(fd, slices, refuse),
+            codeLists,
+            options,
+            urlSlotEntriesOnThread,
+          )
+        : ResidentUrlStore.fromSlices(slicesOf(fd, slices, refuse), codeLists, options);
   } catch (error) {
     if (!(error instanceof ResidentValueError)) throw error;
     throw refuse(error.message);

@@ -99,4 +99,23 @@ describe('ResidentUrlStore', () => {
     expect(store.indexes.dueSlots('a.example', 5)).toEqual([]);
     expect(store.indexes.revisitCount).toBe(1);
   });
+
+  it('builds its url_hash index here when the thread meant to build it fails', async () => {
+    const store = new ResidentUrlStore();
+    const tasks = Array.from({ length: 3000 }, (_, index) =>
+      randomTask(randomBytes(16).toString('hex'), DOMAINS[index % DOMAINS.length]),
+    );
+    tasks.forEach((task) => store.put(task));
+    const slices = [store.table.slice(0, 1000), store.table.slice(1000, 5000)];
+    const loaded = await ResidentUrlStore.fromSlicesIndexedBy(
+      slices,
+      store.table.codeLists(),
+      {},
+      () => Promise.reject(new Error('no thread')),
+    );
+    expect(tasks.filter((task) => loaded.get(task.url_hash) === undefined)).toEqual([]);
+    for (const domain of DOMAINS) {
+      expect(loaded.indexes.dueSlots(domain, 5000)).toEqual(store.indexes.dueSlots(domain, 5000));
+    }
+  });
 });

@@ -270,14 +270,40 @@ export class ResidentUrlTable implements SlotHashes {
     codeLists: ResidentCodeLists,
     options: ResidentUrlTableOptions = {},
   ): ResidentUrlTable {
+    const table = ResidentUrlTable.fromSlicesUnindexed(slices, codeLists, options);
+    table.#index.reserve(table.#size);
+    for (let slot = 0; slot < table.#size; slot += 1) table.#index.insert(slot);
+    return table;
+  }
+
+  /**
+   * fromSlices without its url_hash index, which adoptIndexEntries gives it — built meanwhile on
+   * another thread from firstHashWords (url-slot-entries.ts). Until then the table finds no
+   * url_hash: it is not to be used but to build the store's other indexes, which read slots.
+   */
+  static fromSlicesUnindexed(
+    slices: Iterable<ResidentSlice>,
+    codeLists: ResidentCodeLists,
+    options: ResidentUrlTableOptions = {},
+  ): ResidentUrlTable {
     const table = new ResidentUrlTable(options);
     table.#domains = StringCodes.fromStrings(0x7fff_ffff, codeLists.domainList);
     table.#states = StringCodes.fromStrings(0xff, codeLists.urlStateList);
     table.#reasons = StringCodes.fromStrings(0xff, codeLists.reasonList);
     for (const slice of slices) table.#loadSlice(slice);
-    table.#index.reserve(table.#size);
-    for (let slot = 0; slot < table.#size; slot += 1) table.#index.insert(slot);
     return table;
+  }
+
+  /** The first url_hash word of every slot, in slot order: what urlSlotEntriesOf indexes. */
+  firstHashWords(): Uint32Array {
+    const words = new Uint32Array(this.#size);
+    for (let slot = 0; slot < this.#size; slot += 1) words[slot] = this.firstHashWordOf(slot);
+    return words;
+  }
+
+  /** Gives a table of fromSlicesUnindexed its url_hash index: urlSlotEntriesOf(firstHashWords). */
+  adoptIndexEntries(entries: Int32Array): void {
+    this.#index.adopt(entries, this.#size);
   }
 
   #loadSlice({ firstSlot, slotCount, columns, text }: ResidentSlice): void {

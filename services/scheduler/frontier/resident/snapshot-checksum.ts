@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { startWorkerThread } from '../../../common/process/worker-thread-entry';
+import { valueOfThread } from '../../../common/process/one-answer-thread';
 
 /** Bytes a checksum pass reads from a snapshot file at a time. */
 const READ_WINDOW_BYTES = 8 * 1024 * 1024;
@@ -13,9 +13,6 @@ export interface ChecksumRequest {
   path: string;
   byteCount: number;
 }
-
-/** What it answers: the CRC-32, or why it could not read the file. */
-export type ChecksumAnswer = { checksum: number } | { error: string };
 
 /**
  * CRC-32 of the first `byteCount` bytes of the file open as `fd`, a window at a time. A file
@@ -49,14 +46,5 @@ export function checksumOfPath({ path, byteCount }: ChecksumRequest): number {
  * thread it runs while this one loads the file's slices, which count only once it matches.
  */
 export function checksumOnThread(request: ChecksumRequest, entry = THREAD_ENTRY): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const worker = startWorkerThread(entry, { workerData: request });
-    worker.once('message', (answer: ChecksumAnswer) => {
-      if ('checksum' in answer) resolve(answer.checksum);
-      else reject(new Error(`snapshot checksum thread: ${answer.error}`));
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`snapshot checksum thread exited (${code})`)));
-  });
+  return valueOfThread<number>(entry, request, 'snapshot checksum');
 }

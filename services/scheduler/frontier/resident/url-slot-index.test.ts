@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { UrlSlotIndex, type SlotHashes } from './url-slot-index';
+import { urlSlotEntriesOnThread } from './url-slot-entries';
+import { UrlSlotIndex, urlSlotEntriesOf, type SlotHashes } from './url-slot-index';
 
 /** Four random words per slot, as the resident table's hash column holds them. */
 class HashColumn implements SlotHashes {
@@ -60,5 +61,37 @@ describe('UrlSlotIndex', () => {
     index.insert(0);
     expect(() => index.reserve(1_000_000)).toThrow(/only an empty index/);
     expectFindsEvery(index, column, 1);
+  });
+
+  it('adopts entries built from the first hash words alone, here or on a thread, and finds each', async () => {
+    const column = new HashColumn(300_000);
+    const firstWords = column.words.filter((_, word) => word % 4 === 0);
+    const built = urlSlotEntriesOf(firstWords);
+    const fromThread = await urlSlotEntriesOnThread(firstWords);
+    expect(fromThread).toEqual(built);
+    const index = new UrlSlotIndex(column);
+    index.adopt(fromThread, 300_000);
+    expect(index.size).toBe(300_000);
+    expectFindsEvery(index, column, 300_000);
+    // It takes puts after, growing from there.
+    const more = new HashColumn(400_000);
+    more.words.set(column.words);
+    const grown = new UrlSlotIndex(more);
+    grown.adopt(urlSlotEntriesOf(firstWords), 300_000);
+    for (let slot = 300_000; slot < 400_000; slot += 1) grown.insert(slot);
+    expectFindsEvery(grown, more, 400_000);
+  });
+
+  it('adopts only into an empty index, and only entries that can hold the slots', async () => {
+    const column = new HashColumn(100);
+    const entries = urlSlotEntriesOf(column.words.filter((_, word) => word % 4 === 0));
+    expect(() => new UrlSlotIndex(column).adopt(entries, entries.length)).toThrow(/cannot index/);
+    expect(() => new UrlSlotIndex(column).adopt(new Int32Array(100), 10)).toThrow(/cannot index/);
+    const used = new UrlSlotIndex(column);
+    used.insert(0);
+    expect(() => used.adopt(entries, 100)).toThrow(/only an empty index/);
+    await expect(urlSlotEntriesOnThread(null as unknown as Uint32Array)).rejects.toThrow(
+      /url_hash index thread: /,
+    );
   });
 });

@@ -7,6 +7,36 @@ export interface SlotHashes {
 }
 
 const EMPTY = 0;
+const MAX_LOAD = 0.5;
+
+/** An empty table of at least `capacity` entries (a power of two, 16 or more). */
+function tableOf(capacity: number): Int32Array<ArrayBuffer> {
+  return new Int32Array(2 ** Math.ceil(Math.log2(Math.max(16, capacity))));
+}
+
+/** A table sized for `entryCount` entries that never grows while it takes them. */
+function tableFor(entryCount: number): Int32Array<ArrayBuffer> {
+  return tableOf(entryCount / MAX_LOAD + 1);
+}
+
+/** Puts `slot`, whose hash begins with `firstWord`, at the first free entry of its probe chain. */
+function place(entries: Int32Array, firstWord: number, slot: number): void {
+  const mask = entries.length - 1;
+  let probe = firstWord & mask;
+  while (entries[probe] !== EMPTY) probe = (probe + 1) & mask;
+  entries[probe] = slot + 1;
+}
+
+/**
+ * The entries of an index of slots 0 to n - 1, whose hashes begin with `firstWords[0 … n - 1]`:
+ * what inserting them one by one into an index sized for them (reserve) makes, from the first
+ * words alone — so a thread without the table can build it (url-slot-entries.ts) for adopt.
+ */
+export function urlSlotEntriesOf(firstWords: Uint32Array): Int32Array<ArrayBuffer> {
+  const entries = tableFor(firstWords.length);
+  for (let slot = 0; slot < firstWords.length; slot += 1) place(entries, firstWords[slot], slot);
+  return entries;
+}
 
 /**
  * url_hash → slot of the resident url table: open addressing with linear probing on the hash's
@@ -21,7 +51,6 @@ const EMPTY = 0;
  * never removed: a url_task is never deleted (CONTRACT.md §五).
  */
 export class UrlSlotIndex {
-  static readonly #MAX_LOAD = 0.5;
   /**
    * Old entries moved per insert while growing: the new table (twice the size) reaches its load
    * limit after as many inserts as the old table held, and the move ends after 1/8 of that.
@@ -37,13 +66,8 @@ export class UrlSlotIndex {
     private readonly hashes: SlotHashes,
     initialCapacity = 1 << 16,
   ) {
-    this.#entries = UrlSlotIndex.#tableOf(initialCapacity);
+    this.#entries = tableOf(initialCapacity);
     this.#mask = this.#entries.length - 1;
-  }
-
-  /** An empty table of at least `capacity` entries (a power of two, 16 or more). */
-  static #tableOf(capacity: number): Int32Array {
-    return new Int32Array(2 ** Math.ceil(Math.log2(Math.max(16, capacity))));
   }
 
   get size(): number {
@@ -68,16 +92,30 @@ export class UrlSlotIndex {
    */
   reserve(entryCount: number): void {
     if (this.#size !== 0) throw new RangeError('only an empty index is sized in advance');
-    const neededCapacity = entryCount / UrlSlotIndex.#MAX_LOAD + 1;
-    if (neededCapacity <= this.#mask + 1) return;
-    this.#entries = UrlSlotIndex.#tableOf(neededCapacity);
+    if (entryCount / MAX_LOAD + 1 <= this.#mask + 1) return;
+    this.#entries = tableFor(entryCount);
     this.#mask = this.#entries.length - 1;
+  }
+
+  /**
+   * Takes `entries` (urlSlotEntriesOf the first words of slots 0 to `entryCount` - 1) as its own:
+   * an empty index of a table read back from a snapshot, built on another thread.
+   */
+  adopt(entries: Int32Array, entryCount: number): void {
+    if (this.#size !== 0) throw new RangeError('only an empty index adopts entries');
+    const capacity = entries.length;
+    if ((capacity & (capacity - 1)) !== 0 || capacity < 16 || entryCount > capacity * MAX_LOAD) {
+      throw new RangeError(`${capacity} entries cannot index ${entryCount} slots`);
+    }
+    this.#entries = entries;
+    this.#mask = capacity - 1;
+    this.#size = entryCount;
   }
 
   /** Indexes `slot`, whose hash the table already holds and no other slot has. */
   insert(slot: number): void {
-    if (this.#size + 1 > (this.#mask + 1) * UrlSlotIndex.#MAX_LOAD) this.#startGrowing();
-    this.#place(this.#entries, this.#mask, slot);
+    if (this.#size + 1 > (this.#mask + 1) * MAX_LOAD) this.#startGrowing();
+    place(this.#entries, this.hashes.firstHashWordOf(slot), slot);
     this.#size += 1;
     this.#moveSome(UrlSlotIndex.#MOVED_PER_INSERT);
   }
@@ -88,12 +126,6 @@ export class UrlSlotIndex {
       if (entry === EMPTY) return -1;
       if (this.hashes.hasHash(entry - 1, words, at)) return entry - 1;
     }
-  }
-
-  #place(entries: Int32Array, mask: number, slot: number): void {
-    let probe = this.hashes.firstHashWordOf(slot) & mask;
-    while (entries[probe] !== EMPTY) probe = (probe + 1) & mask;
-    entries[probe] = slot + 1;
   }
 
   #startGrowing(): void {
@@ -111,7 +143,7 @@ export class UrlSlotIndex {
     const end = Math.min(previous.nextEntry + entryCount, previous.mask + 1);
     for (let probe = previous.nextEntry; probe < end; probe += 1) {
       const entry = previous.entries[probe];
-      if (entry !== EMPTY) this.#place(this.#entries, this.#mask, entry - 1);
+      if (entry !== EMPTY) place(this.#entries, this.hashes.firstHashWordOf(entry - 1), entry - 1);
     }
     previous.nextEntry = end;
     if (end > previous.mask) this.#previous = undefined;
