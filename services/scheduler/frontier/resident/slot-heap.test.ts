@@ -135,4 +135,54 @@ describe('SlotHeap', () => {
     expect(() => heap.remove(2)).toThrow(RangeError);
     expect(heap.firstSlots(5)).toEqual([1]);
   });
+
+  it('takes its slots in any order in a view of a shared array, and orders them when first used', () => {
+    let compareCount = 0;
+    class CountingOrder extends KeyOrder {
+      override compare(left: number, right: number): number {
+        compareCount += 1;
+        return super.compare(left, right);
+      }
+    }
+    const order = new CountingOrder();
+    for (let slot = 0; slot < 60; slot += 1) order.keys[slot] = (slot * 37) % 60;
+    // Two heaps in one array, each with room for ten more: slots 0–29 and 30–59, unordered.
+    const shared = new Int32Array(80);
+    shared.set(Array.from({ length: 30 }, (_, index) => 29 - index));
+    shared.set(
+      Array.from({ length: 30 }, (_, index) => 30 + index),
+      40,
+    );
+    const [low, high] = [new SlotHeap(order), new SlotHeap(order)];
+    low.adoptUnordered(shared.subarray(0, 40), 30);
+    high.adoptUnordered(shared.subarray(40, 80), 30);
+    expect(compareCount).toBe(0);
+    expect([low.size, low.capacity, high.size, high.capacity]).toEqual([30, 40, 30, 40]);
+    const byKey = (slots: number[]) => [...slots].sort((left, right) => order.compare(left, right));
+    const lows = byKey(Array.from({ length: 30 }, (_, slot) => slot));
+    const highs = byKey(Array.from({ length: 30 }, (_, slot) => 30 + slot));
+
+    // A removal before any read finds the slot where ordering put it.
+    high.remove(45);
+    expect(order.positionOf(45)).toBe(-1);
+    expect(high.firstSlots(30)).toEqual(highs.filter((slot) => slot !== 45));
+    // Filling one heap's room leaves the other's part of the array alone; past it, it grows.
+    for (let slot = 60; slot < 75; slot += 1) {
+      order.keys[slot] = slot - 70;
+      low.add(slot);
+    }
+    expect(low.capacity).toBe(80);
+    expect(low.firstSlots(45)).toEqual(
+      byKey([...lows, ...Array.from({ length: 15 }, (_, i) => 60 + i)]),
+    );
+    expect(high.firstSlots(30)).toEqual(highs.filter((slot) => slot !== 45));
+    expect(high.first).toBe(highs[0] === 45 ? highs[1] : highs[0]);
+
+    expect(() => low.adoptUnordered(new Int32Array(4), 1)).toThrow(/only an empty heap/);
+    expect(() => new SlotHeap(order).adoptUnordered(new Int32Array(4), 5)).toThrow(RangeError);
+    const single = new SlotHeap(order);
+    single.adoptUnordered(Int32Array.of(7, 0, 0), 1);
+    single.remove(7);
+    expect(single.size).toBe(0);
+  });
 });

@@ -15,6 +15,16 @@ const NO_SLOTS = new Int32Array(0);
 const MIN_GROWN_CAPACITY = 4;
 
 /**
+ * The array length a heap built from `size` slots at once gets: room for half as many again.
+ * Sized exactly, every domain's due heap grew (a new typed array and a copy) at its first add after
+ * a start, and with 100,000 domains that was most adds of a bench row — 66 ms of a 2.4 s profile at
+ * 1M URLs, 16 workers.
+ */
+export function builtHeapCapacity(size: number): number {
+  return size + Math.max(MIN_GROWN_CAPACITY, size >> 1);
+}
+
+/**
  * A binary min-heap of slots in typed arrays, ordered by `order`, each slot's position kept by the
  * order's owner so that any slot leaves in O(log n) — a URL leaves its queue when it is leased,
  * re-ranked, fetched or parked, not only when it is first. Also answers the first few slots in
@@ -23,6 +33,12 @@ const MIN_GROWN_CAPACITY = 4;
 export class SlotHeap {
   #slots: Int32Array;
   #size = 0;
+  /**
+   * False while the slots it was built from are not in heap order yet (adoptUnordered): they are
+   * put in order, and their positions recorded, when it is first read or changed. A start builds
+   * one heap per domain, and a crawl reads most of them seconds later, some never.
+   */
+  #isOrdered = true;
 
   /**
    * Without an initial capacity it holds no array until its first add or addAll: a start builds
@@ -47,10 +63,12 @@ export class SlotHeap {
 
   /** The first slot, or -1 when empty. */
   get first(): number {
+    this.#putInOrder();
     return this.#size === 0 ? -1 : this.#slots[0];
   }
 
   add(slot: number): void {
+    this.#putInOrder();
     if (this.#size === this.#slots.length) {
       const grown = new Int32Array(Math.max(MIN_GROWN_CAPACITY, this.#slots.length * 2));
       grown.set(this.#slots);
@@ -61,22 +79,39 @@ export class SlotHeap {
   }
 
   /**
-   * Adds `slots` together: into an empty heap as one array put in heap order bottom-up (O(n)
-   * comparisons, each slot placed once), which a store read back from its snapshot does for every
-   * heap; into a heap that holds some, one by one. The heap keeps room for half as many again: sized
-   * exactly, every domain's due heap grew (a new typed array and a copy) at its first add after a
-   * start, and with 100,000 domains that was most adds of a bench row — 66 ms of a 2.4 s profile
-   * at 1M URLs, 16 workers.
+   * Adds `slots` together: into an empty heap as one array (adoptUnordered, with room to grow:
+   * builtHeapCapacity), into a heap that holds some one by one.
    */
   addAll(slots: ArrayLike<number>): void {
     if (this.#size > 0) {
       for (let index = 0; index < slots.length; index += 1) this.add(slots[index]);
       return;
     }
-    const roomy = slots.length + Math.max(MIN_GROWN_CAPACITY, slots.length >> 1);
-    if (this.#slots.length < roomy) this.#slots = new Int32Array(roomy);
-    this.#slots.set(slots);
-    this.#size = slots.length;
+    const array = new Int32Array(builtHeapCapacity(slots.length));
+    array.set(slots);
+    this.adoptUnordered(array, slots.length);
+  }
+
+  /**
+   * Takes `slots` as its array, whose first `size` entries are its slots in any order (the heap
+   * must be empty): a store read back from its snapshot builds every heap so, in views of one
+   * array (ResidentUrlIndexes.addAll). They are put in heap order bottom-up — O(n) comparisons,
+   * each slot placed once — when the heap is first read or changed, not now.
+   */
+  adoptUnordered(slots: Int32Array, size: number): void {
+    if (this.#size > 0) throw new RangeError('only an empty heap adopts slots');
+    if (!(size >= 0 && size <= slots.length)) {
+      throw new RangeError(`${size} slots do not fit an array of ${slots.length}`);
+    }
+    this.#slots = slots;
+    this.#size = size;
+    this.#isOrdered = size < 2;
+    if (size === 1) this.order.setPosition(slots[0], 0);
+  }
+
+  #putInOrder(): void {
+    if (this.#isOrdered) return;
+    this.#isOrdered = true;
     for (let position = (this.#size >> 1) - 1; position >= 0; position -= 1) {
       this.#siftDown(position, this.#slots[position]);
     }
@@ -88,6 +123,7 @@ export class SlotHeap {
 
   /** Takes `slot` out (it must be in this heap). */
   remove(slot: number): void {
+    this.#putInOrder();
     const position = this.order.positionOf(slot);
     if (!(position >= 0 && position < this.#size && this.#slots[position] === slot)) {
       throw new RangeError(`slot ${slot} is not in this heap`);
@@ -119,6 +155,7 @@ export class SlotHeap {
    * scan for up to a page).
    */
   walk(visit: (slot: number) => boolean): void {
+    this.#putInOrder();
     if (this.#size === 0) return;
     const slots = this.#slots;
     const candidates = new MinHeap<number>(
