@@ -57,6 +57,17 @@ export class ReadonlyKeyspaceTable<T> {
     return this.#storage.forEachValue(visit, options);
   }
 
+  /**
+   * Every live row's document in primary-key order, page by page, waiting for what `visit`
+   * returns before the next row (a visitor that writes as it reads).
+   */
+  forEachValueByPages(
+    visit: (value: T) => void | Promise<void>,
+    options: Pick<ScanOptions, 'prefix'> = {},
+  ): Promise<void> {
+    return this.#storage.forEachValueByPages(visit, options);
+  }
+
   /** One page of the primary keys of live rows, values not decoded (index tables). */
   scanKeys(options: ScanOptions): Promise<KeyPage> {
     return this.#storage.scanKeys(options);

@@ -141,15 +141,21 @@ export class TableStorage<T> {
     this.backend.forEachDecoded({ start, end: prefixEnd(start) }, this.codec.decode, visit);
   }
 
-  /** forEachValue through scan, a page of MAX_SCAN_LIMIT rows at a time. */
-  protected async forEachValueByPages(
-    visit: (value: T) => void,
-    options: Pick<ScanOptions, 'prefix'>,
+  /**
+   * forEachValue through scan, a page of MAX_SCAN_LIMIT rows at a time, waiting for what `visit`
+   * returns before the next row: for a visitor that writes as it reads (a migration's flushes).
+   */
+  async forEachValueByPages(
+    visit: (value: T) => void | Promise<void>,
+    options: Pick<ScanOptions, 'prefix'> = {},
   ): Promise<void> {
     let after: PrimaryKey | undefined;
     for (;;) {
       const page = await this.scan({ ...options, after, limit: MAX_SCAN_LIMIT });
-      for (const row of page.rows) visit(row.value);
+      for (const row of page.rows) {
+        const pending = visit(row.value);
+        if (pending !== undefined) await pending;
+      }
       if (page.nextAfter === null) return;
       after = page.nextAfter;
     }

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { resourceUseSince } from '../../common/process/resource-use';
-import type { ReadonlyKeyspaceTable } from '../../common/storage/keyspace-table';
 import { MAX_SCAN_LIMIT } from '../../common/storage/table-storage';
 import type { FrontierParts } from './assemble-frontier';
 import type { Clock } from './clock';
@@ -279,7 +278,7 @@ async function recountFromUrlTasks(
     tallies = census.tallyAll(listed);
   } else {
     const documents = new DocumentTallies(listed);
-    await scanAll(tables.urlTasks, (stored) => {
+    await tables.urlTasks.forEachValueByPages((stored) => {
       documents.add(isLayoutOne ? migratedFromLayoutOne(memory, stored, pending) : stored);
       return pending.length >= STARTUP_BATCH_WRITES ? flush() : undefined;
     });
@@ -391,24 +390,4 @@ async function loadLiveLeases(
     heldCount += held.length;
   }
   return heldCount;
-}
-
-/**
- * Every row of a table, in pages of the largest allowed size, waiting for what `onRow` returns
- * (the migration's flushes) before the next row.
- */
-async function scanAll<T>(
-  table: ReadonlyKeyspaceTable<T>,
-  onRow: (value: T) => void | Promise<void>,
-): Promise<void> {
-  let after: Parameters<ReadonlyKeyspaceTable<T>['scan']>[0]['after'];
-  for (;;) {
-    const page = await table.scan({ after, limit: MAX_SCAN_LIMIT });
-    for (const row of page.rows) {
-      const pending = onRow(row.value);
-      if (pending !== undefined) await pending;
-    }
-    if (page.nextAfter === null) return;
-    after = page.nextAfter;
-  }
 }

@@ -320,29 +320,32 @@ export class WriteBehindLmdbBackend implements OrderedKeyValueBackend {
     this.#assertRangeNotResident(range);
     const nowMs = Date.now();
     const rows = this.store.liveRows(range, nowMs);
-    if (this.#overlay.committedSize === 0) return take(rows, range.limit);
-    const start = overlayKeyOf(range.start);
-    const end = overlayKeyOf(range.end);
-    if (!this.#overlay.hasCommittedInRange(start, end)) return take(rows, range.limit);
-    return take(mergeNewer(rows, this.#overlay.committedRange(start, end), nowMs), range.limit);
+    const newer = this.#newerVersionsIn(range);
+    return take(newer === undefined ? rows : mergeNewer(rows, newer, nowMs), range.limit);
   }
 
   forEachDecoded<T>(range: KeyRange, decode: InPlaceDecoder<T>, visit: (value: T) => void): void {
     this.#assertOpen();
     assertRange(range);
     this.#assertRangeNotResident(range);
-    const start = overlayKeyOf(range.start);
-    const end = overlayKeyOf(range.end);
-    if (this.#overlay.committedSize === 0 || !this.#overlay.hasCommittedInRange(start, end)) {
+    const newer = this.#newerVersionsIn(range);
+    if (newer === undefined) {
       this.store.forEachDecoded(range, decode, visit);
       return;
     }
-    // Newer versions wait in the overlay: the rows merged with them as scan merges them.
     const nowMs = Date.now();
-    const rows = this.store.liveRows(range, nowMs);
-    for (const { value } of mergeNewer(rows, this.#overlay.committedRange(start, end), nowMs)) {
+    for (const { value } of mergeNewer(this.store.liveRows(range, nowMs), newer, nowMs)) {
       visit(decode(value, 0));
     }
+  }
+
+  /** The overlay's committed versions in `range`, newer than the store's rows; none: undefined. */
+  #newerVersionsIn(range: KeyRange): Iterator<RowVersion> | undefined {
+    if (this.#overlay.committedSize === 0) return undefined;
+    const start = overlayKeyOf(range.start);
+    const end = overlayKeyOf(range.end);
+    if (!this.#overlay.hasCommittedInRange(start, end)) return undefined;
+    return this.#overlay.committedRange(start, end);
   }
 
   async compareAndSwap(

@@ -1,4 +1,4 @@
-import { SlotHeap, type SlotOrder } from './slot-heap';
+import { builtHeapCapacity, SlotHeap, type SlotOrder } from './slot-heap';
 
 /** Slots ordered by a key array the test changes only while a slot is out of the heap. */
 class KeyOrder implements SlotOrder {
@@ -59,15 +59,17 @@ describe('SlotHeap', () => {
       const slots = Array.from({ length: count }, (_, slot) => slot);
       for (const slot of slots) order.keys[slot] = Math.floor(Math.random() * 50);
       const heap = new SlotHeap(order);
-      heap.addAll(Int32Array.from(slots));
+      const array = new Int32Array(builtHeapCapacity(count));
+      array.set(slots);
+      heap.adoptUnordered(array, count);
       const expected = [...slots].sort((left, right) => order.compare(left, right));
       expect(heap.firstSlots(count)).toEqual(expected);
       // Every position recorded: take each slot out from wherever it sits, in random order.
       const removed = [...slots].sort(() => Math.random() - 0.5).slice(0, count >> 1);
       for (const slot of removed) heap.remove(slot);
       expect(heap.firstSlots(count)).toEqual(expected.filter((slot) => !removed.includes(slot)));
-      // Onto a heap that holds some: one by one.
-      heap.addAll(removed);
+      // Back onto a heap that holds some, one by one.
+      for (const slot of removed) heap.add(slot);
       expect(heap.firstSlots(count)).toEqual(expected);
     }
   });
@@ -76,7 +78,9 @@ describe('SlotHeap', () => {
     for (const count of [1, 10, 1000]) {
       const order = new KeyOrder();
       const heap = new SlotHeap(order);
-      heap.addAll(Int32Array.from({ length: count }, (_, slot) => slot));
+      const array = new Int32Array(builtHeapCapacity(count));
+      array.set(Array.from({ length: count }, (_, slot) => slot));
+      heap.adoptUnordered(array, count);
       const capacity = heap.capacity;
       expect(capacity).toBeGreaterThanOrEqual(count + Math.max(4, count >> 1));
       // A domain's next URLs after a start land without growing its heap.

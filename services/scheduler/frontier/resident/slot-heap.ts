@@ -41,9 +41,9 @@ export class SlotHeap {
   #isOrdered = true;
 
   /**
-   * Without an initial capacity it holds no array until its first add or addAll: a start builds
-   * one heap per domain with addAll, which sizes its own (a first array of 4 was one more typed
-   * array per heap, thrown away at once).
+   * Without an initial capacity it holds no array until its first add or adoptUnordered: a start
+   * builds one heap per domain with adoptUnordered, which brings its own (a first array of 4 was
+   * one more typed array per heap, thrown away at once).
    */
   constructor(
     private readonly order: SlotOrder,
@@ -76,20 +76,6 @@ export class SlotHeap {
     }
     this.#size += 1;
     this.#siftUp(this.#size - 1, slot);
-  }
-
-  /**
-   * Adds `slots` together: into an empty heap as one array (adoptUnordered, with room to grow:
-   * builtHeapCapacity), into a heap that holds some one by one.
-   */
-  addAll(slots: ArrayLike<number>): void {
-    if (this.#size > 0) {
-      for (let index = 0; index < slots.length; index += 1) this.add(slots[index]);
-      return;
-    }
-    const array = new Int32Array(builtHeapCapacity(slots.length));
-    array.set(slots);
-    this.adoptUnordered(array, slots.length);
   }
 
   /**
